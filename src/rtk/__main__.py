@@ -1,0 +1,85 @@
+"""Entry point: dispatch ``rtk ...`` with as few imports as each path needs.
+
+``rtk <tool> ...`` runs a wrapped tool (``rtk.run``); ``rtk <command> ...`` runs
+one of rtk's own commands (``rtk.commands``). Nothing heavier than the chosen
+path is imported.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+USAGE = """\
+usage: rtk [global options] <tool> [args...]     run a tool, print compact output
+       rtk [global options] <command> [args...]  one of rtk's own commands
+
+rtk runs the real tool and prints what an agent needs of its output: errors
+with file:line, failing tests, changed files, counts, and the exact exit code.
+Unknown tools run unfiltered. RTK_DISABLED=1 turns every rtk run into the plain
+command. Token figures are estimates: ceil(characters / 4).
+"""
+
+
+def _help() -> str:
+    from rtk import options
+    from rtk.commands import COMMANDS
+    from rtk.filters._map import FAMILIES
+
+    lines = [USAGE, "commands:"]
+    width = max(len(n) for n in COMMANDS)
+    for name in sorted(COMMANDS):
+        lines.append(f"  {name:<{width}}  {COMMANDS[name][1]}")
+    lines.append("")
+    lines.append("filtered tools: " + ", ".join(sorted(FAMILIES)))
+    lines.append("")
+    lines.append(options.GLOBAL_FLAGS_HELP)
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else list(argv)
+    from rtk import options
+
+    args, action = options.parse_global(args)
+    if action == "version":
+        from rtk import __version__
+
+        print(f"rtk {__version__} (rtk-proxy, Python {sys.version_info[0]}.{sys.version_info[1]})")
+        return 0
+    if action == "help" or not args:
+        print(_help(), file=sys.stdout if action == "help" else sys.stderr)
+        return 0 if action == "help" else 2
+    name = args[0]
+    from rtk.commands import COMMANDS
+
+    entry = COMMANDS.get(name)
+    if entry is not None:
+        import importlib
+
+        from rtk.errors import guarded
+
+        mod = importlib.import_module(entry[0])
+        return guarded(lambda: int(mod.main(args[1:])), options.verbose)
+    if os.environ.get("RTK_DISABLED") == "1":
+        return _exec_raw(args)
+    from rtk.run import run_tool
+
+    return run_tool(args)
+
+
+def _exec_raw(args: list[str]) -> int:
+    """RTK_DISABLED=1: become the plain command (same pid, streams, exit code)."""
+    try:
+        sys.stdout.flush()
+        os.execvp(args[0], args)
+    except FileNotFoundError:
+        print(f"rtk: command not found: {args[0]}", file=sys.stderr)
+        return 127
+    except OSError as e:
+        print(f"rtk: cannot run {args[0]}: {e.strerror}", file=sys.stderr)
+        return 126
+
+
+if __name__ == "__main__":
+    sys.exit(main())

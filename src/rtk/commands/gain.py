@@ -1,0 +1,243 @@
+"""``rtk gain``: what rtk saved, overall, per command, per period, as a graph or history."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import os
+import sys
+from typing import Any
+
+from rtk import config, tokens
+from rtk.errors import UsageError
+from rtk.tracking import db as trackdb
+from rtk.tracking import queries
+from rtk.tracking.queries import Scope
+
+NOTE = f"tokens are estimated as {tokens.METHOD} of the shell output, not billed tokens"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rtk gain", description="Token savings recorded by rtk.", epilog=NOTE)
+    p.add_argument("-p", "--project", action="store_true", help="only commands run in this directory or below")
+    p.add_argument("-s", "--since", metavar="WHEN", help="only since: 7d, 12h, 2w or YYYY-MM-DD")
+    p.add_argument("-g", "--graph", action="store_true", help="daily savings as a bar chart (last 30 days)")
+    p.add_argument("-H", "--history", nargs="?", const=20, type=int, metavar="N", help="the N most recent commands")
+    p.add_argument("-d", "--daily", action="store_true", help="per-day breakdown")
+    p.add_argument("-w", "--weekly", action="store_true", help="per-week breakdown (Sunday to Saturday)")
+    p.add_argument("-m", "--monthly", action="store_true", help="per-month breakdown")
+    p.add_argument("-a", "--all", action="store_true", help="every breakdown")
+    p.add_argument("-F", "--failures", action="store_true", help="filters that failed or did not recognise output")
+    p.add_argument("-n", "--top", type=int, default=10, metavar="N", help="commands in the top list (default 10)")
+    p.add_argument("-f", "--format", choices=("text", "json", "csv"), default="text")
+    return p
+
+
+def _scope(ns: argparse.Namespace) -> Scope:
+    since = None
+    if ns.since:
+        try:
+            since = queries.parse_since(ns.since)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    project = os.getcwd() if ns.project else None
+    return Scope(since, project)
+
+
+def collect(ns: argparse.Namespace) -> dict[str, Any]:
+    scope = _scope(ns)
+    db = trackdb.open_for_reading()
+    try:
+        report: dict[str, Any] = {
+            "estimate": tokens.METHOD,
+            "scope": {"since": scope.since, "project": scope.project},
+            "summary": queries.summary(db, scope),
+            "by_command": queries.by_command(db, scope, ns.top),
+        }
+        periods = [p for p in ("daily", "weekly", "monthly") if getattr(ns, p) or ns.all]
+        if ns.graph and "daily" not in periods:
+            periods.append("daily")
+        for p in periods:
+            report[p] = queries.by_period(db, scope, p)
+        if ns.history or ns.all:
+            report["history"] = queries.history(db, scope, ns.history or 20)
+        if ns.failures or ns.all:
+            report["failures"] = queries.failures(db, scope)
+        return report
+    finally:
+        db.close()
+
+
+def _n(v: int) -> str:
+    return f"{v:,}"
+
+
+def _dur(ms: int) -> str:
+    s = ms / 1000
+    if s < 60:
+        return f"{s:.1f}s"
+    m, s = divmod(int(s), 60)
+    if m < 60:
+        return f"{m}m {s}s"
+    h, m = divmod(m, 60)
+    return f"{h}h {m}m"
+
+
+def _table(headers: list[str], rows: list[list[str]], right: set[int]) -> list[str]:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+
+    def fmt(cells: list[str]) -> str:
+        return (
+            "  "
+            + "  ".join(
+                c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+            ).rstrip()
+        )
+
+    return [fmt(headers), *(fmt(r) for r in rows)]
+
+
+def render_text(report: dict[str, Any], graph: bool) -> str:
+    s = report["summary"]
+    out: list[str] = []
+    scope = []
+    if report["scope"]["project"]:
+        scope.append(f"project {report['scope']['project']}")
+    if report["scope"]["since"]:
+        scope.append(f"since {report['scope']['since'][:10]}")
+    title = "rtk gain" + (f" ({', '.join(scope)})" if scope else "")
+    out.append(title)
+    if not s["total_commands"]:
+        out.append(
+            "  no commands recorded yet"
+            + (" in this scope" if scope else "")
+            + ". Run a tool through rtk, e.g. `rtk git status`."
+        )
+        out.append(f"  ({NOTE})")
+        return "\n".join(out) + "\n"
+    out.append(
+        f"  commands      {_n(s['total_commands'])}  ({_n(s['passthrough_commands'])} passthrough, {_n(s['failed_commands'])} failed)  {s['first'][:10]} .. {s['last'][:10]}"
+    )
+    out.append(f"  input tokens  {_n(s['total_input'])}")
+    out.append(f"  output tokens {_n(s['total_output'])}")
+    out.append(f"  saved         {_n(s['total_saved'])}  ({s['savings_pct']:.1f}% of input, weighted)")
+    out.append(f"  run time      {_dur(s['total_time_ms'])} total, {s['avg_time_ms']} ms average")
+    out.append(f"  ({NOTE})")
+    rows = [
+        [
+            c["command"],
+            _n(c["count"]),
+            _n(c["input"]),
+            _n(c["saved"]),
+            f"{c['savings_pct']:.1f}%",
+            f"{c['avg_time_ms']}ms",
+        ]
+        for c in report["by_command"]
+    ]
+    if rows:
+        out.append("")
+        out.append(f"top {len(rows)} by tokens saved")
+        out += _table(["command", "runs", "input", "saved", "saved%", "avg time"], rows, {1, 2, 3, 4, 5})
+    for p in ("daily", "weekly", "monthly"):
+        if p not in report or (p == "daily" and graph and not report.get("_daily_table")):
+            continue
+        out.append("")
+        out.append(p)
+        out += _table(
+            ["period", "commands", "input", "saved", "saved%"],
+            [
+                [r["period"], _n(r["commands"]), _n(r["input"]), _n(r["saved"]), f"{r['savings_pct']:.1f}%"]
+                for r in report[p]
+            ],
+            {1, 2, 3, 4},
+        )
+    if graph:
+        out.append("")
+        out += _graph(report.get("daily", []))
+    if "history" in report:
+        out.append("")
+        out.append("recent commands")
+        out += _table(
+            ["time (UTC)", "command", "saved", "saved%", "exit"],
+            [
+                [
+                    h["timestamp"][:16].replace("T", " "),
+                    _clip(h["command"], 48),
+                    _n(h["saved"]),
+                    f"{h['savings_pct']:.1f}%",
+                    str(h["exit_code"]),
+                ]
+                for h in report["history"]
+            ],
+            {2, 3, 4},
+        )
+    if "failures" in report:
+        out.append("")
+        out.append("filter fallbacks (raw output shown instead)")
+        if report["failures"]:
+            out += _table(
+                ["filter", "count", "last", "last error"],
+                [
+                    [f["filter"], str(f["count"]), f["last"][:10], _clip(f["last_error"], 50)]
+                    for f in report["failures"]
+                ],
+                {1},
+            )
+        else:
+            out.append("  none")
+    return "\n".join(out) + "\n"
+
+
+def _clip(s: str, n: int) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def _graph(daily: list[dict[str, Any]]) -> list[str]:
+    width = max(int(config.get("display.max_width")) - 30, 10)
+    days = daily[-30:]
+    if not days:
+        return ["daily savings: no data"]
+    top = max(abs(d["saved"]) for d in days) or 1
+    lines = ["daily tokens saved (last 30 days with activity)"]
+    for d in days:
+        n = round(abs(d["saved"]) * width / top)
+        bar = ("#" if d["saved"] >= 0 else "-") * n
+        lines.append(f"  {d['period']}  {bar} {_n(d['saved'])}")
+    return lines
+
+
+def render_csv(report: dict[str, Any]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    periods = [p for p in ("daily", "weekly", "monthly") if p in report]
+    if periods:
+        w.writerow(
+            ["granularity", "period", "commands", "input_tokens", "output_tokens", "saved_tokens", "savings_pct"]
+        )
+        for p in periods:
+            for r in report[p]:
+                w.writerow([p, r["period"], r["commands"], r["input"], r["output"], r["saved"], r["savings_pct"]])
+    else:
+        w.writerow(["command", "count", "input_tokens", "output_tokens", "saved_tokens", "savings_pct", "avg_time_ms"])
+        for c in report["by_command"]:
+            w.writerow(
+                [c["command"], c["count"], c["input"], c["output"], c["saved"], c["savings_pct"], c["avg_time_ms"]]
+            )
+    return buf.getvalue()
+
+
+def main(args: list[str]) -> int:
+    ns = _parser().parse_args(args)
+    report = collect(ns)
+    report["_daily_table"] = ns.daily or ns.all
+    if ns.format == "json":
+        report.pop("_daily_table")
+        json.dump(report, sys.stdout, indent=2)
+        sys.stdout.write("\n")
+    elif ns.format == "csv":
+        sys.stdout.write(render_csv(report))
+    else:
+        sys.stdout.write(render_text(report, ns.graph))
+    return 0

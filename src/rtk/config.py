@@ -1,0 +1,234 @@
+"""User configuration: defaults, the schema, loading ``config.toml`` and its fast cache.
+
+The file is parsed with ``tomllib`` only when it exists and changed since the last
+run; otherwise the validated values come from a ``marshal`` cache in the data dir,
+which costs far less than importing ``tomllib``. A malformed file never stops rtk:
+one error line names the file and the key, and the defaults apply.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+
+from rtk import paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+NOISE_DIRS = [
+    ".git", "node_modules", "target", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache",
+    ".pytest_cache", ".ruff_cache", ".next", ".nuxt", "dist", "build", ".cache", ".turbo",
+    ".vercel", ".gradle", ".idea", ".hg", ".svn", "vendor", ".terraform", ".eggs",
+]  # fmt: skip
+
+# section -> key -> (default, help). The type of the default is the key's type.
+SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
+    "tracking": {
+        "enabled": (True, "record each run in the savings database"),
+        "history_days": (90, "rows older than this many days are deleted"),
+        "database_path": ("", "database file; empty means <data dir>/history.db (env RTK_DB_PATH wins)"),
+    },
+    "tee": {
+        "enabled": (True, "keep the raw output of failed or shortened commands for recovery"),
+        "mode": ("failures", '"failures": on failure or when the filter cut something; "always"; "never"'),
+        "min_size": (500, "failed runs with less raw output than this (bytes) are not kept"),
+        "max_files": (20, "oldest recovery files beyond this count are removed"),
+        "max_file_size": (1048576, "bytes kept per recovery file (head and tail beyond it)"),
+        "directory": ("", "recovery directory; empty means <data dir>/tee (env RTK_TEE_DIR wins)"),
+    },
+    "limits": {
+        "status_max_files": (15, "git status: files listed per section"),
+        "status_max_untracked": (10, "git status: untracked files listed"),
+        "passthrough_max_lines": (200, "unrecognised output longer than this is shown head+tail"),
+        "grep_max_results": (200, "grep/rg: matches shown"),
+        "grep_max_per_file": (25, "grep/rg: matches shown per file"),
+        "ls_max_entries": (200, "ls: entries shown per directory"),
+        "buffer_max_bytes": (67108864, "output a whole-output filter may hold in memory"),
+    },
+    "filters": {
+        "disabled": ([], "filter ids never applied (their commands run raw)"),
+        "noise_dirs": (NOISE_DIRS, "directories hidden (and counted) by ls, tree and find"),
+    },
+    "hooks": {
+        "exclude_commands": ([], 'commands never rewritten: "git rebase", or "^regex"'),
+        "transparent_prefixes": ([], 'wrappers peeled before matching, e.g. "direnv exec ."'),
+    },
+    "display": {
+        "max_width": (100, "width of tables and graphs in rtk gain"),
+    },
+}
+
+_CACHE_VERSION = 1
+_values: dict[str, Any] | None = None
+_loaded_from: str | None = None
+_problems: list[str] = []
+
+
+def defaults() -> dict[str, Any]:
+    """Flat ``section.key`` -> default value."""
+    return {f"{s}.{k}": v[0] for s, keys in SCHEMA.items() for k, v in keys.items()}
+
+
+def _type_name(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true or false"
+    if isinstance(v, int):
+        return "an integer"
+    if isinstance(v, list):
+        return "a list of strings"
+    return "a string"
+
+
+def _valid(default: Any, value: Any) -> bool:
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, list):
+        return isinstance(value, list) and all(isinstance(x, str) for x in value)
+    return isinstance(value, str)
+
+
+def validate(doc: dict[str, Any], path: str) -> tuple[dict[str, Any], list[str]]:
+    """Check a parsed document against :data:`SCHEMA`.
+
+    Returns the effective flat values (defaults where the file is wrong) and one
+    message per problem, each naming the file and the key.
+    """
+    values = defaults()
+    problems: list[str] = []
+    for section, body in doc.items():
+        if section not in SCHEMA:
+            problems.append(f"rtk: config {path}: unknown section [{section}] ignored")
+            continue
+        if not isinstance(body, dict):
+            problems.append(f"rtk: config {path}: [{section}] must be a table; using defaults")
+            continue
+        for key, value in body.items():
+            spec = SCHEMA[section].get(key)
+            if spec is None:
+                problems.append(f"rtk: config {path}: unknown key {section}.{key} ignored")
+                continue
+            if not _valid(spec[0], value):
+                problems.append(
+                    f"rtk: config {path}: {section}.{key} must be {_type_name(spec[0])}"
+                    f" (got {value!r}); using the default"
+                )
+                continue
+            values[f"{section}.{key}"] = value
+    mode = values["tee.mode"]
+    if mode not in ("failures", "always", "never"):
+        problems.append(f'rtk: config {path}: tee.mode must be "failures", "always" or "never" (got {mode!r})')
+        values["tee.mode"] = "failures"
+    return values, problems
+
+
+def _parse(path: str) -> tuple[dict[str, Any], list[str]]:
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except tomllib.TOMLDecodeError as e:
+        return defaults(), [f"rtk: config {path}: not valid TOML ({e}); using defaults"]
+    except OSError as e:
+        return defaults(), [f"rtk: config {path}: cannot read ({e.strerror}); using defaults"]
+    return validate(doc, path)
+
+
+def _cache_path() -> str:
+    return os.path.join(paths.data_dir(), "config.cache")
+
+
+def load(*, report: bool = True) -> dict[str, Any]:
+    """Load (once per process) and return the effective flat configuration."""
+    global _values, _loaded_from, _problems
+    if _values is not None:
+        return _values
+    path = paths.config_file()
+    try:
+        st = os.stat(path)
+    except OSError:
+        _values, _loaded_from, _problems = defaults(), None, []
+        return _values
+    key = (_CACHE_VERSION, path, st.st_mtime_ns, st.st_size, st.st_ino)
+    cache = _cache_path()
+    try:
+        with open(cache, "rb") as f:
+            cached = marshal.load(f)
+        if cached[0] == key:
+            _values, _loaded_from, _problems = cached[1], path, cached[2]
+            return _values
+    except (OSError, EOFError, ValueError, TypeError, IndexError):
+        pass
+    values, problems = _parse(path)
+    _values, _loaded_from, _problems = values, path, problems
+    if report:
+        for p in problems:
+            print(p, file=sys.stderr)
+    try:
+        paths.ensure_dir(paths.data_dir())
+        tmp = f"{cache}.{os.getpid()}"
+        with open(tmp, "wb") as f:
+            marshal.dump((key, values, problems), f)
+        os.replace(tmp, cache)
+    except OSError:
+        pass
+    return values
+
+
+def get(key: str) -> Any:
+    """One effective value, e.g. ``get("tee.max_files")``."""
+    return load()[key]
+
+
+def loaded_from() -> str | None:
+    """The config file the values came from, or None when only defaults apply."""
+    load()
+    return _loaded_from
+
+
+def problems() -> list[str]:
+    """Problems found in the config file (empty when it is fine or absent)."""
+    load()
+    return list(_problems)
+
+
+def reset() -> None:
+    """Forget the loaded values (tests, and after ``rtk config --init``)."""
+    global _values, _loaded_from, _problems
+    _values, _loaded_from, _problems = None, None, []
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_str(x) for x in v) + "]"
+    return _toml_str(v)
+
+
+def _toml_str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def default_file_text() -> str:
+    """A commented config file holding every key at its default."""
+    out = ["# rtk configuration. Every key is shown at its default; delete what you do not change.", ""]
+    for section, keys in SCHEMA.items():
+        out.append(f"[{section}]")
+        for key, (default, help_) in keys.items():
+            out.append(f"# {help_}")
+            out.append(f"# {key} = {_toml_value(default)}")
+        out.append("")
+    return "\n".join(out)
+
+
+def render_value(v: Any) -> str:
+    """A value as it would be written in TOML."""
+    return _toml_value(v)

@@ -1,0 +1,104 @@
+"""The filter contract: what a filter receives, what it returns, how it declares itself.
+
+A tool family module (``rtk.filters.git``) exposes ``select(argv) -> Spec | None``.
+The :class:`Spec` says how to run the command and which function compacts its
+output. Two kinds of filters exist:
+
+* a *whole-output* filter ``f(argv, output, exit_code) -> str | Filtered | None``
+  sees the complete cleaned output (ANSI stripped, CR redraws resolved);
+* a *streaming* filter is a :class:`LineFilter` fed one line at a time, so output
+  reaches the caller while the command runs and memory stays flat.
+
+Returning ``None`` or raising :class:`Unrecognized` means "print the raw output".
+Any other exception is caught by the runner, which prints the raw output too.
+When a filter leaves out content (not mere noise), it reports how much in
+``Filtered.cut`` so that the runner keeps the raw output and says where it is.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    FilterFunc = Callable[[list[str], str, int], "str | Filtered | None"]
+    StreamFactory = Callable[[list[str]], "LineFilter"]
+
+
+class Unrecognized(Exception):
+    """The output is not what the filter knows how to read: show it raw."""
+
+
+class Filtered:
+    """A filter's result: the compact text and how many content items it left out."""
+
+    __slots__ = ("cut", "text")
+
+    def __init__(self, text: str, cut: int = 0) -> None:
+        self.text = text
+        self.cut = cut
+
+    def __repr__(self) -> str:
+        return f"Filtered(cut={self.cut}, text={self.text!r})"
+
+
+class LineFilter:
+    """Base class of streaming filters.
+
+    ``feed`` gets each line (without its newline) and returns text to print now
+    (one or more lines, no trailing newline) or ``None``. ``finish`` gets the
+    exit code and returns the closing text (summary), possibly empty. Set
+    ``self.cut`` to the number of content lines or items left out.
+    """
+
+    cut = 0
+
+    def __init__(self, argv: list[str]) -> None:
+        self.argv = argv
+
+    def feed(self, line: str) -> str | None:
+        return line
+
+    def finish(self, exit_code: int) -> str:
+        return ""
+
+
+class Spec:
+    """How one command is run and filtered.
+
+    name:          filter id, e.g. ``git-status`` (tracking, ``-v``, fixture dirs)
+    filter:        whole-output filter function
+    stream:        streaming filter factory (instead of ``filter``)
+    run_argv:      argv actually executed, when it differs from the user's
+    env:           environment overrides for the child (e.g. ``LC_ALL=C``)
+    merge_stderr:  filter stdout and stderr together (default); when False,
+                   stderr goes straight to the caller's stderr, unfiltered
+    live:          do not capture at all (watch modes, servers, interactive)
+    """
+
+    __slots__ = ("env", "filter", "live", "merge_stderr", "name", "run_argv", "stream")
+
+    def __init__(
+        self,
+        name: str,
+        filter: FilterFunc | None = None,
+        *,
+        stream: StreamFactory | None = None,
+        run_argv: list[str] | None = None,
+        env: dict[str, str] | None = None,
+        merge_stderr: bool = True,
+        live: bool = False,
+    ) -> None:
+        if not live and (filter is None) == (stream is None):
+            raise ValueError(f"filter {name}: give exactly one of filter= or stream=")
+        self.name = name
+        self.filter = filter
+        self.stream = stream
+        self.run_argv = run_argv
+        self.env = env
+        self.merge_stderr = merge_stderr
+        self.live = live
+
+    def __repr__(self) -> str:
+        kind = "live" if self.live else ("stream" if self.stream else "filter")
+        return f"Spec({self.name!r}, {kind})"

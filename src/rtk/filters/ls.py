@@ -1,0 +1,270 @@
+"""Filter for ``ls``: directories first, sizes instead of long-format columns, noise dirs counted.
+
+The selection never changes: every entry ``ls`` printed is shown, except the
+``.``/``..`` pseudo-entries and noise directories (``node_modules``, ``.git``...),
+which are named and counted on a line of their own. Dotfiles follow ls's own
+``-a``/``-A`` rules because the real ``ls`` runs with the user's flags. Flags
+that change the layout in ways this filter does not read run unfiltered.
+"""
+
+from __future__ import annotations
+
+from rtk import config
+from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.text import plural, split_lines
+
+COMMANDS = ("ls",)
+
+ENV = {"LC_ALL": "C"}
+
+# Short flags whose output this filter understands; anything else runs raw.
+_OK_SHORT = frozenset("aAlhR1tSrUXvcunGLHd")
+_SORT_SHORT = frozenset("tSrUXvcu")
+_OK_LONG = {
+    "--all", "--almost-all", "--human-readable", "--si", "--recursive", "--reverse", "--directory",
+    "--dereference", "--dereference-command-line", "--group-directories-first", "--numeric-uid-gid",
+    "--no-group", "--color", "--color=never", "--color=auto", "--color=always", "--color=none",
+}  # fmt: skip
+_SORT_LONG_PREFIX = ("--sort=", "--time=")
+
+
+class _Opts:
+    __slots__ = ("directory", "long", "paths", "recursive", "sorted_by_user")
+
+    def __init__(self) -> None:
+        self.long = False
+        self.recursive = False
+        self.sorted_by_user = False
+        self.directory = False
+        self.paths: list[str] = []
+
+
+def _parse(args: list[str]) -> _Opts | None:
+    o = _Opts()
+    only_paths = False
+    for a in args:
+        if only_paths or a == "-" or not a.startswith("-"):
+            o.paths.append(a)
+        elif a == "--":
+            only_paths = True
+        elif a.startswith("--"):
+            if a in _OK_LONG:
+                pass
+            elif a.startswith(_SORT_LONG_PREFIX):
+                o.sorted_by_user = True
+            else:
+                return None
+            if a in ("--recursive",):
+                o.recursive = True
+            elif a == "--reverse":
+                o.sorted_by_user = True
+            elif a == "--directory":
+                o.directory = True
+        else:
+            letters = a[1:]
+            if not letters or any(c not in _OK_SHORT for c in letters):
+                return None
+            o.long = o.long or "l" in letters or "n" in letters
+            o.recursive = o.recursive or "R" in letters
+            o.directory = o.directory or "d" in letters
+            o.sorted_by_user = o.sorted_by_user or any(c in _SORT_SHORT for c in letters)
+    return o
+
+
+def select(argv: list[str]) -> Spec | None:
+    o = _parse(argv[1:])
+    if o is None:
+        return None
+    if o.long:
+        return Spec("ls", ls, env=ENV)
+    # Short form: `ls -p` marks directories with "/", so the output alone says what is a dir.
+    return Spec("ls", ls, env=ENV, run_argv=[argv[0], "-p", *argv[1:]])
+
+
+class _Entry:
+    __slots__ = ("exe", "human", "kind", "name", "size", "target")
+
+    def __init__(
+        self, name: str, kind: str, size: int = -1, target: str = "", exe: bool = False, human: str = ""
+    ) -> None:
+        self.name = name
+        self.kind = kind  # d f l p s c b ?
+        self.size = size
+        self.target = target
+        self.exe = exe
+        self.human = human  # size as ls printed it with -h
+
+
+def human_size(n: int) -> str:
+    """Bytes as ``ls -h`` would show them, rounded up (``12345`` -> ``13K``)."""
+    if n < 1024:
+        return f"{n}B"
+    value = float(n)
+    for unit in "KMGTPE":
+        value /= 1024
+        if value < 1024 or unit == "E":
+            if value < 10:
+                tenths = -(-int(value * 10 * 1000) // 1000)  # ceil to one decimal
+                whole, frac = divmod(tenths, 10)
+                if whole >= 10:
+                    return f"{whole}{unit}"
+                return f"{whole}.{frac}{unit}"
+            return f"{-(-int(value * 1000) // 1000)}{unit}"
+    return f"{n}B"  # pragma: no cover
+
+
+_KIND = {"-": "f", "d": "d", "l": "l", "p": "p", "s": "s", "c": "c", "b": "b", "D": "s"}
+
+
+def _parse_long(line: str) -> _Entry:
+    parts = line.split(None, 8)
+    if len(parts) < 9 or parts[0][0] not in _KIND or len(parts[0]) < 10:
+        raise Unrecognized(f"long line {line!r}")
+    mode = parts[0]
+    kind = _KIND[mode[0]]
+    size_field = parts[4]
+    if kind in ("c", "b") and size_field.endswith(","):
+        # device: "1, 3" takes two fields
+        parts = line.split(None, 9)
+        if len(parts) < 10:
+            raise Unrecognized(f"device line {line!r}")
+        name = parts[9]
+        return _Entry(name, kind)
+    name = parts[8]
+    if kind == "d" and name.endswith("/") and len(name) > 1:
+        name = name[:-1]
+    target = ""
+    if kind == "l" and " -> " in name:
+        name, _, target = name.partition(" -> ")
+    size = -1
+    human = ""
+    if size_field.isdigit():
+        size = int(size_field)
+    else:
+        human = size_field
+    exe = kind == "f" and ("x" in mode[1:10] or "s" in mode[1:10])
+    return _Entry(name, kind, size, target, exe, human)
+
+
+def _parse_short(line: str) -> _Entry:
+    if line.endswith("/") and len(line) > 1:
+        return _Entry(line[:-1], "d")
+    return _Entry(line, "f")
+
+
+def _blocks(lines: list[str], o: _Opts) -> list[tuple[str | None, list[str]]]:
+    """Split ls output into (directory header or None, entry lines) blocks."""
+    multi = o.recursive or len(o.paths) > 1
+    if not multi:
+        return [(None, lines)]
+    blocks: list[tuple[str | None, list[str]]] = []
+    cur: list[str] = []
+    header: str | None = None
+    expect_header = False
+    for ln in lines:
+        if ln == "":
+            blocks.append((header, cur))
+            cur, header, expect_header = [], None, True
+            continue
+        if (expect_header or (not blocks and not cur)) and ln.endswith(":") and header is None and not cur:
+            header = ln[:-1]
+            expect_header = False
+            continue
+        if expect_header:
+            raise Unrecognized(f"expected a directory header, got {ln!r}")
+        cur.append(ln)
+    blocks.append((header, cur))
+    return [(h, c) for h, c in blocks if h is not None or c]
+
+
+def _noise_path(path: str | None, noise: frozenset[str]) -> bool:
+    return path is not None and any(part in noise for part in path.replace("\\", "/").split("/"))
+
+
+def _noise_below(header: str, roots: list[str], noise: frozenset[str]) -> bool:
+    """True when ``header`` lies inside a noise dir that is below the root the user listed."""
+    for root in roots:
+        prefix = root.rstrip("/") + "/"
+        if header.startswith(prefix):
+            return _noise_path(header[len(prefix) :], noise)
+    return False
+
+
+def ls(argv: list[str], output: str, exit_code: int) -> Filtered:
+    o = _parse(argv[1:])
+    if o is None:
+        raise Unrecognized("unsupported flags")
+    noise = frozenset(config.get("filters.noise_dirs"))
+    cap = int(config.get("limits.ls_max_entries"))
+    errors: list[str] = []
+    lines: list[str] = []
+    for ln in split_lines(output):
+        (errors if ln.startswith("ls: ") else lines).append(ln)
+    blocks = _blocks(lines, o)
+    out: list[str] = [*errors]
+    hidden: list[str] = []
+    hidden_entries = 0
+    hidden_dirs = 0
+    n_dirs = n_files = 0
+    cut = 0
+    show_headers = len(blocks) > 1
+    for header, entry_lines in blocks:
+        directory = header if header is not None else (o.paths[0] if len(o.paths) == 1 and not o.directory else None)
+        if header is not None and header not in o.paths and _noise_below(header, o.paths or ["."], noise):
+            # contents of a hidden noise directory (ls -R recursed into it)
+            hidden_dirs += 1
+            hidden_entries += sum(1 for ln in entry_lines if not ln.startswith("total "))
+            continue
+        entries: list[_Entry] = []
+        for ln in entry_lines:
+            if o.long and ln.startswith("total ") and ln[6:].replace(".", "").rstrip("KMGTPEkB").isdigit():
+                continue
+            e = _parse_long(ln) if o.long else _parse_short(ln)
+            if e.name in (".", ".."):
+                continue
+            entries.append(e)
+        inside_noise = _noise_path(directory, noise)
+        visible: list[_Entry] = []
+        for e in entries:
+            if e.kind == "d" and e.name in noise and not inside_noise and not o.directory:
+                hidden.append(e.name + "/")
+                continue
+            visible.append(e)
+        if not o.sorted_by_user:
+            visible.sort(key=lambda e: e.kind != "d")  # stable: keeps ls's order within each group
+        if show_headers and header is not None:
+            out.append(f"{header}:")
+        shown = visible if len(visible) <= cap + 1 else visible[:cap]
+        for e in shown:
+            out.append(("  " if show_headers and header is not None else "") + _fmt(e, o.long))
+        if len(shown) < len(visible):
+            cut += len(visible) - len(shown)
+            out.append(f"  +{len(visible) - len(shown)} more entries")
+        for e in visible:
+            if e.kind == "d":
+                n_dirs += 1
+            else:
+                n_files += 1
+    if hidden:
+        extra = f" ({hidden_entries} entries in {plural(hidden_dirs, 'dir')} below them)" if hidden_dirs else ""
+        out.append(f"[hidden noise dirs: {' '.join(sorted(set(hidden)))}{extra}]")
+    elif hidden_dirs:
+        out.append(f"[hidden: {hidden_entries} entries in {plural(hidden_dirs, 'noise dir')}]")
+    out.append(f"{plural(n_dirs, 'dir')}, {plural(n_files, 'file')}")
+    # Entries below hidden noise dirs were not listed at all: they are cut, recoverable.
+    return Filtered("\n".join(out) + "\n", cut + hidden_entries)
+
+
+def _fmt(e: _Entry, long: bool) -> str:
+    if e.kind == "d":
+        return e.name + "/"
+    if not long:
+        return e.name
+    if e.kind == "l":
+        return f"{e.name} -> {e.target}" if e.target else e.name + "@"
+    if e.kind == "f":
+        size = e.human or (human_size(e.size) if e.size >= 0 else "")
+        return f"{e.name}{'*' if e.exe else ''}  {size}".rstrip()
+    return (
+        f"{e.name} ({ {'p': 'fifo', 's': 'socket', 'c': 'char device', 'b': 'block device'}.get(e.kind, 'special') })"
+    )

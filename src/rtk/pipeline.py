@@ -1,0 +1,134 @@
+"""From raw output to what is printed: fail open, never worse, say what was cut.
+
+``apply`` is the single path every whole-output filter goes through, at run
+time and in the fixture tests alike:
+
+1. the raw bytes are decoded (undecodable bytes replaced) and cleaned
+   (ANSI escapes stripped, CR redraws resolved);
+2. the filter runs; if it raises, returns None or does not recognise the
+   output, the raw output is printed instead (bounded, with a recovery hint);
+3. when the filter cut content or the command failed, the raw bytes are kept
+   in a recovery file and one hint line names it; if the file cannot be
+   written, output that cut something is replaced by the raw output;
+4. never worse: if the result (hint included) is not smaller than the raw
+   output, the raw output is printed.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from rtk import config, options, tee, tokens
+from rtk.filterapi import Filtered, Unrecognized
+from rtk.text import clean, decode, split_lines
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from rtk.filterapi import FilterFunc
+
+    Keeper = Callable[[list[str], bytes], "str | None"]
+
+
+class Outcome:
+    """What a run prints, and the figures tracking needs."""
+
+    __slots__ = ("cut", "error", "mode", "raw_text", "tee_path", "text")
+
+    def __init__(
+        self,
+        text: str,
+        raw_text: str,
+        mode: str,
+        cut: int = 0,
+        tee_path: str | None = None,
+        error: str | None = None,
+    ) -> None:
+        self.text = text  # exactly what is printed
+        self.raw_text = raw_text  # the cleaned raw output
+        self.mode = mode  # filtered | raw | raw-guard | raw-unrecognized | raw-error
+        self.cut = cut
+        self.tee_path = tee_path
+        self.error = error
+
+    @property
+    def raw_tokens(self) -> int:
+        return tokens.estimate(self.raw_text)
+
+    @property
+    def out_tokens(self) -> int:
+        return tokens.estimate(self.text)
+
+
+def _nl(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+def bounded_raw(
+    argv: list[str], raw: bytes, raw_text: str, exit_code: int, keep: Keeper, mode: str, error: str | None = None
+) -> Outcome:
+    """The raw output, shown whole if short, else head and tail with a recovery hint."""
+    limit = int(config.get("limits.passthrough_max_lines"))
+    lines = split_lines(raw_text)
+    tee_path = None
+    if tee.wanted(exit_code, 0, len(raw)):
+        tee_path = keep(argv, raw)
+    if limit <= 0 or len(lines) <= limit:
+        text = _nl(raw_text)
+        return Outcome(text, raw_text, mode, 0, tee_path, error)
+    if tee_path is None and tee.enabled():
+        tee_path = keep(argv, raw)
+    if tee_path is None:  # nothing to point at: show everything rather than lose it
+        return Outcome(_nl(raw_text), raw_text, mode, 0, None, error)
+    head = limit // 4
+    tail = limit - head
+    omitted = len(lines) - head - tail
+    text = "\n".join([*lines[:head], f"[rtk] ... {omitted} lines omitted ...", *lines[-tail:], tee.hint(tee_path)])
+    return Outcome(text + "\n", raw_text, mode, omitted, tee_path, error)
+
+
+def apply(
+    name: str,
+    func: FilterFunc,
+    argv: list[str],
+    raw: bytes,
+    exit_code: int,
+    keep: Keeper = tee.write,
+) -> Outcome:
+    """Run filter ``func`` (id ``name``) on the raw output of ``argv`` and decide what to print."""
+    raw_text = clean(decode(raw))
+    try:
+        res = func(argv, raw_text, exit_code)
+    except Unrecognized as e:
+        _say(1, f"rtk: {name}: output not recognised ({e}); showing it raw")
+        return bounded_raw(argv, raw, raw_text, exit_code, keep, "raw-unrecognized", f"unrecognized: {e}")
+    except Exception as e:  # fail open: a filter bug must never hide output
+        err = f"{type(e).__name__}: {e}"
+        _say(1, f"rtk: filter {name} failed ({err}); showing raw output")
+        return bounded_raw(argv, raw, raw_text, exit_code, keep, "raw-error", err)
+    if res is None:
+        return bounded_raw(argv, raw, raw_text, exit_code, keep, "raw")
+    if isinstance(res, Filtered):
+        text, cut = res.text, res.cut
+    else:
+        text, cut = res, 0
+    return finish(argv, raw, raw_text, exit_code, _nl(text), cut, keep)
+
+
+def finish(argv: list[str], raw: bytes, raw_text: str, exit_code: int, text: str, cut: int, keep: Keeper) -> Outcome:
+    """Add recovery and apply the never-worse guard to a filter's text."""
+    tee_path = keep(argv, raw) if tee.wanted(exit_code, cut, len(raw)) else None
+    if cut > 0 and tee_path is None:
+        # Never claim "+N more" for something the agent cannot get back.
+        return Outcome(_nl(raw_text), raw_text, "raw-guard", 0, None)
+    if tee_path is not None and (cut > 0 or exit_code != 0):
+        text = text + tee.hint(tee_path) + "\n"
+    if tokens.estimate(text) >= tokens.estimate(raw_text):
+        return Outcome(_nl(raw_text), raw_text, "raw-guard", 0, tee_path)
+    return Outcome(text, raw_text, "filtered", cut, tee_path)
+
+
+def _say(level: int, msg: str) -> None:
+    if options.verbose >= level:
+        print(msg, file=sys.stderr)

@@ -1,0 +1,314 @@
+"""``rtk <tool> [args]``: find the filter, run the tool, print the compact output, track it.
+
+The exit code returned is always the child's (128+N if a signal killed it, 127
+if the tool is not found). Unknown tools, ``live`` filters and ``rtk proxy``
+run with every stream inherited, untouched, and are tracked as 0/0 tokens.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from rtk import config, options, pipeline, registry, runner, tee, tokens
+from rtk.text import clean_line, join, split_lines
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtk.filterapi import LineFilter, Spec
+
+# A streaming filter holds its output back until this much raw output was seen or
+# this much time passed: short outputs then get the exact never-worse check, long
+# ones stream.
+HOLD_CHARS = 4096
+HOLD_SECONDS = 1.0
+
+
+class Out:
+    """Our stdout. A closed pipe (``rtk git log | head -1``) ends output quietly."""
+
+    __slots__ = ("broken", "chars")
+
+    def __init__(self) -> None:
+        self.broken = False
+        self.chars = 0
+
+    def write(self, text: str) -> None:
+        if self.broken or not text:
+            return
+        self.chars += len(text)
+        try:
+            sys.stdout.buffer.write(text.encode("utf-8", "replace"))
+            sys.stdout.flush()
+        except BrokenPipeError:
+            self.broken = True
+            # Point fd 1 at /dev/null so the interpreter's final flush stays quiet.
+            try:
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, sys.stdout.fileno())
+                os.close(devnull)
+            except OSError:
+                pass
+
+
+def _say(level: int, msg: str) -> None:
+    if options.verbose >= level:
+        print(msg, file=sys.stderr)
+
+
+def _track(
+    argv: list[str],
+    filter_name: str,
+    raw_tokens: int,
+    out_tokens: int,
+    started: float,
+    code: int,
+    cut: int = 0,
+    tee_path: str | None = None,
+) -> None:
+    from rtk.tracking import journal
+
+    cmd = join(argv)
+    journal.record_command(
+        original=cmd,
+        rtk_cmd="rtk " + cmd,
+        filter_name=filter_name,
+        input_tokens=raw_tokens,
+        output_tokens=out_tokens,
+        exec_ms=int((time.monotonic() - started) * 1000),
+        exit_code=code,
+        cut=cut,
+        tee_path=tee_path or "",
+    )
+
+
+def proxy(argv: list[str]) -> int:
+    """Run a command raw (streams inherited) and track it as passthrough."""
+    started = time.monotonic()
+    code = runner.run_inherited(argv)
+    _track(argv, "", 0, 0, started, code)
+    return code
+
+
+def run_tool(argv: list[str]) -> int:
+    """Run ``argv`` through its filter; return the child's exit code."""
+    started = time.monotonic()
+    try:
+        spec = registry.lookup(argv)
+    except Exception as e:  # a broken filter module must not stop the command
+        _say(1, f"rtk: filter lookup failed for {argv[0]} ({type(e).__name__}: {e}); running raw")
+        spec = None
+    if spec is not None and spec.name in config.get("filters.disabled"):
+        _say(1, f"rtk: filter {spec.name} is disabled in config; running raw")
+        spec = None
+    if spec is None or spec.live:
+        _say(1, f"rtk: no filter for {join(argv[:2])}; passthrough" if spec is None else f"rtk: {spec.name}: live")
+        code = runner.run_inherited(argv, spec.env if spec else None)
+        _track(argv, spec.name if spec else "", 0, 0, started, code)
+        return code
+    run_argv = spec.run_argv or argv
+    try:
+        child = runner.spawn(run_argv, capture=True, merge_stderr=spec.merge_stderr, env=spec.env)
+    except runner.SpawnError as e:
+        print(e, file=sys.stderr)
+        return e.code
+    child.relay_signals()
+    if spec.stream is not None:
+        return _run_stream(spec, argv, child, started)
+    return _run_buffered(spec, argv, child, started)
+
+
+def _run_buffered(spec: Spec, argv: list[str], child: runner.Child, started: float) -> int:
+    assert spec.filter is not None
+    out = Out()
+    limit = int(config.get("limits.buffer_max_bytes"))
+    raw, over = runner.read_all(child, limit)
+    if over:
+        # Too large to hold: show what we have and the rest raw, as it comes.
+        _say(1, f"rtk: {spec.name}: output over {limit} bytes; passing it through raw")
+        chars = _passthrough(child, raw, out)
+        code = child.wait()
+        _track(argv, spec.name, tokens.from_chars(chars), tokens.from_chars(chars), started, code)
+        return code
+    code = child.wait()
+    res = pipeline.apply(spec.name, spec.filter, argv, raw, code)
+    out.write(res.text)
+    raw_tok, out_tok = res.raw_tokens, res.out_tokens
+    _say(
+        1,
+        f"rtk: {spec.name} [{res.mode}]: {raw_tok} -> {out_tok} tokens ({tokens.savings_pct(raw_tok, out_tok):.1f}% saved, {tokens.METHOD})",
+    )
+    if res.error is not None:
+        from rtk.tracking import journal
+
+        journal.record_failure(command=join(argv), filter_name=spec.name, error=res.error)
+    _track(argv, spec.name, raw_tok, out_tok, started, code, res.cut, res.tee_path)
+    return code
+
+
+def _passthrough(child: runner.Child, first: bytes, out: Out) -> int:
+    """Copy the rest of the child's output to ours, cleaned line by line; return chars."""
+    from rtk.text import decode
+
+    chars = 0
+    pending = first
+    while True:
+        cut = pending.rfind(b"\n") + 1
+        if cut:
+            text = "\n".join(clean_line(ln) for ln in decode(pending[:cut]).split("\n"))
+            chars += len(text)
+            out.write(text)
+            pending = pending[cut:]
+            if out.broken:
+                child.close_output()
+                return chars
+        b = os.read(child.fd, 65536) if child.fd >= 0 else b""
+        if not b:
+            if pending:
+                text = clean_line(decode(pending)) + "\n"
+                chars += len(text)
+                out.write(text)
+            return chars
+        pending += b
+
+
+def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float) -> int:
+    """Feed the output to a LineFilter as it arrives."""
+    import select
+
+    from rtk.text import decode
+
+    assert spec.stream is not None
+    out = Out()
+    spool = tee.Spool(int(config.get("tee.max_file_size")))
+    filt: LineFilter | None
+    error: str | None = None
+    try:
+        filt = spec.stream(argv)
+    except Exception as e:
+        filt, error = None, f"{type(e).__name__}: {e}"
+    held: list[str] = []
+    live = False
+    deadline = time.monotonic() + HOLD_SECONDS
+    raw_chars = 0
+    pending = b""
+    fd = child.fd
+
+    def emit(text: str) -> None:
+        if live:
+            out.write(text)
+        else:
+            held.append(text)
+
+    def fail(e: BaseException) -> None:
+        # Fail open mid-stream: from here on, print the raw output as it comes.
+        nonlocal filt, error, live
+        error = f"{type(e).__name__}: {e}"
+        _say(1, f"rtk: filter {spec.name} failed ({error}); raw output follows")
+        filt = None
+        if not live:
+            held.clear()  # nothing was printed yet: the raw output replaces it all
+        else:
+            out.write(f"[rtk] filter {spec.name} failed; raw output follows\n")
+        live = True
+        out.write("\n".join(clean_line(ln) for ln in split_lines(decode(spool.data()))) + "\n")
+
+    while True:
+        if not live:
+            wait = deadline - time.monotonic()
+            if wait <= 0 or raw_chars > HOLD_CHARS:
+                live = True
+                out.write("".join(held))
+                held.clear()
+            else:
+                try:
+                    ready, _, _ = select.select([fd], [], [], wait)
+                except (OSError, ValueError):
+                    ready = [fd]
+                if not ready:
+                    continue
+        b = os.read(fd, 65536)
+        if not b:
+            break
+        spool.add(b)
+        pending += b
+        cut = pending.rfind(b"\n") + 1
+        if not cut:
+            if len(pending) < 1 << 20:
+                continue
+            cut = len(pending)  # a 1 MiB line: process it anyway
+        block, pending = decode(pending[:cut]), pending[cut:]
+        lines = [clean_line(ln) for ln in block.split("\n")]
+        if block.endswith("\n"):
+            lines.pop()
+        raw_chars += sum(map(len, lines)) + len(lines)
+        if filt is None:
+            emit("".join(ln + "\n" for ln in lines))
+        else:
+            parts = []
+            try:
+                for ln in lines:
+                    r = filt.feed(ln)
+                    if r is not None:
+                        parts.append(r + "\n")
+            except Exception as e:
+                fail(e)
+                parts = []
+            if parts:
+                emit("".join(parts))
+        if out.broken:
+            child.close_output()
+            break
+    if pending and not out.broken:
+        tail = clean_line(decode(pending))
+        raw_chars += len(tail) + 1
+        if filt is None:
+            emit(tail + "\n")
+        else:
+            try:
+                r = filt.feed(tail)
+                if r is not None:
+                    emit(r + "\n")
+            except Exception as e:
+                fail(e)
+    code = child.wait()
+    summary = ""
+    cut_items = 0
+    if filt is not None:
+        try:
+            summary = filt.finish(code)
+            cut_items = filt.cut
+        except Exception as e:
+            fail(e)
+    if summary and not summary.endswith("\n"):
+        summary += "\n"
+    raw_bytes = spool.data()
+    if not live:
+        # Everything is still held: decide exactly, as a whole-output filter would.
+        text = "".join(held) + summary
+        raw_text = "\n".join(clean_line(ln) for ln in split_lines(decode(raw_bytes)))
+        if filt is None:
+            res = pipeline.bounded_raw(argv, raw_bytes, raw_text, code, tee.write, "raw-error", error)
+        else:
+            res = pipeline.finish(argv, raw_bytes, raw_text, code, text, cut_items, tee.write)
+        out.write(res.text)
+        raw_tok, out_tok, cut_items, tee_path = res.raw_tokens, res.out_tokens, res.cut, res.tee_path
+    else:
+        tee_path = tee.write(argv, spool) if tee.wanted(code, cut_items, spool.total) else None
+        if cut_items > 0 and tee_path is None and filt is not None:
+            summary += "[rtk] (recovery file could not be written; rerun with rtk proxy for the raw output)\n"
+        if tee_path is not None and (cut_items > 0 or code != 0):
+            summary += tee.hint(tee_path) + "\n"
+        out.write(summary)
+        raw_tok, out_tok = tokens.from_chars(raw_chars), tokens.from_chars(out.chars)
+    _say(
+        1,
+        f"rtk: {spec.name} [stream]: {raw_tok} -> {out_tok} tokens ({tokens.savings_pct(raw_tok, out_tok):.1f}% saved, {tokens.METHOD})",
+    )
+    if error is not None:
+        from rtk.tracking import journal
+
+        journal.record_failure(command=join(argv), filter_name=spec.name, error=error)
+    _track(argv, spec.name, raw_tok, out_tok, started, code, cut_items, tee_path)
+    return code

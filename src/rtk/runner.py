@@ -1,0 +1,233 @@
+"""Process mechanics: spawn the real tool, relay signals, return its exact exit code.
+
+The child inherits stdin (so prompts for signing keys or passwords still work)
+and, when captured, writes stdout (and stderr, when merged) into one pipe. On
+POSIX the child is started with ``os.posix_spawnp``: it is cheaper to import than
+``subprocess`` and lets us reset SIGPIPE, which Python ignores, to its default so
+that ``rtk git log | head -1`` ends the way ``git log | head -1`` does.
+"""
+
+from __future__ import annotations
+
+import _signal  # type: ignore[import-not-found]  # C module: `signal` imports enum, the hot path avoids it
+import os
+import sys
+
+from rtk import options
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from types import FrameType
+    from typing import Any
+
+EXIT_NOT_FOUND = 127
+EXIT_NOT_EXECUTABLE = 126
+
+_RELAYED = (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP, _signal.SIGQUIT)
+
+
+class SpawnError(Exception):
+    """The command could not be started; ``code`` is the shell-style exit code."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class Child:
+    """A running command. ``fd`` is the read end of its output pipe, or -1."""
+
+    __slots__ = ("_prev", "fd", "pid", "popen")
+
+    def __init__(self, pid: int, fd: int, popen: Any = None) -> None:
+        self.pid = pid
+        self.fd = fd
+        self.popen = popen
+        self._prev: dict[int, Any] = {}
+
+    def close_output(self) -> None:
+        """Stop reading: the child gets SIGPIPE on its next write."""
+        if self.fd >= 0:
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+            self.fd = -1
+
+    def wait(self) -> int:
+        """Wait for the child; its exit code, or 128+N when signal N killed it."""
+        try:
+            if self.popen is not None:
+                code: int = self.popen.wait()
+            else:
+                while True:
+                    try:
+                        _, status = os.waitpid(self.pid, 0)
+                        break
+                    except ChildProcessError:
+                        return 0
+                code = os.waitstatus_to_exitcode(status)
+        finally:
+            self._restore_signals()
+        return 128 - code if code < 0 else code
+
+    # -- signal relay ------------------------------------------------------------
+
+    def relay_signals(self) -> None:
+        """Forward SIGINT/SIGTERM/SIGHUP/SIGQUIT to the child while it runs."""
+        for sig in _RELAYED:
+            try:
+                prev = _signal.getsignal(sig)
+                if prev == _signal.SIG_IGN:
+                    continue  # inherited "ignore" (nohup, background job): keep it
+                self._prev[sig] = prev
+                _signal.signal(sig, self._relay)
+            except (OSError, ValueError):  # not the main thread, or unsupported
+                pass
+
+    def _relay(self, signum: int, frame: FrameType | None) -> None:
+        if signum == _signal.SIGINT and _terminal_sends_to_child():
+            return  # Ctrl-C already reached the child through the terminal's process group
+        try:
+            if self.popen is not None:
+                self.popen.send_signal(signum)
+            else:
+                os.kill(self.pid, signum)
+        except OSError:
+            pass
+
+    def _restore_signals(self) -> None:
+        for sig, prev in self._prev.items():
+            try:
+                _signal.signal(sig, prev)
+            except (OSError, ValueError, TypeError):
+                pass
+        self._prev.clear()
+
+
+def _terminal_sends_to_child() -> bool:
+    """True when we are in the terminal's foreground process group (the child is too)."""
+    try:
+        fd = os.open("/dev/tty", os.O_RDONLY | os.O_NOCTTY)
+    except OSError:
+        return False
+    try:
+        return os.tcgetpgrp(fd) == os.getpgrp()
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def child_env(overrides: Mapping[str, str] | None) -> Mapping[str, str]:
+    """The environment for the child: ours, plus filter overrides and --skip-env."""
+    if not overrides and not options.skip_env:
+        return os.environ
+    env = dict(os.environ)
+    if overrides:
+        env.update(overrides)
+    if options.skip_env:
+        env["SKIP_ENV_VALIDATION"] = "1"
+    return env
+
+
+def spawn(
+    argv: list[str],
+    *,
+    capture: bool = True,
+    merge_stderr: bool = True,
+    env: Mapping[str, str] | None = None,
+) -> Child:
+    """Start ``argv`` (looked up on PATH) with stdin inherited.
+
+    With ``capture`` the child's stdout (and stderr when ``merge_stderr``) go to a
+    pipe whose read end is ``Child.fd``; otherwise all streams are inherited.
+    Raises :class:`SpawnError` (exit 127 or 126) when it cannot start.
+    """
+    environ = child_env(env)
+    if not hasattr(os, "posix_spawnp"):  # pragma: no cover - Windows
+        return _spawn_subprocess(argv, capture, merge_stderr, environ)
+    r = w = -1
+    actions: list[tuple[Any, ...]] = []
+    if capture:
+        r, w = os.pipe()  # both ends close-on-exec; dup2 clears the flag on 1 and 2
+        actions.append((os.POSIX_SPAWN_DUP2, w, 1))
+        if merge_stderr:
+            actions.append((os.POSIX_SPAWN_DUP2, w, 2))
+    sigdef = [_signal.SIGPIPE]
+    if hasattr(_signal, "SIGXFSZ"):
+        sigdef.append(_signal.SIGXFSZ)
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.posix_spawnp(argv[0], argv, environ, file_actions=actions, setsigdef=sigdef)
+    except FileNotFoundError:
+        _close(r, w)
+        raise SpawnError(f"rtk: command not found: {argv[0]}", EXIT_NOT_FOUND) from None
+    except PermissionError:
+        _close(r, w)
+        raise SpawnError(f"rtk: permission denied: {argv[0]}", EXIT_NOT_EXECUTABLE) from None
+    except OSError as e:
+        _close(r, w)
+        raise SpawnError(f"rtk: cannot run {argv[0]}: {e.strerror}", EXIT_NOT_EXECUTABLE) from None
+    if w >= 0:
+        os.close(w)
+    return Child(pid, r)
+
+
+def _close(*fds: int) -> None:
+    for fd in fds:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _spawn_subprocess(
+    argv: list[str], capture: bool, merge_stderr: bool, env: Mapping[str, str]
+) -> Child:  # pragma: no cover - exercised on Windows only
+    import subprocess
+
+    try:
+        p = subprocess.Popen(
+            argv,
+            stdout=subprocess.PIPE if capture else None,
+            stderr=subprocess.STDOUT if (capture and merge_stderr) else None,
+            env=dict(env),
+        )
+    except FileNotFoundError:
+        raise SpawnError(f"rtk: command not found: {argv[0]}", EXIT_NOT_FOUND) from None
+    except PermissionError:
+        raise SpawnError(f"rtk: permission denied: {argv[0]}", EXIT_NOT_EXECUTABLE) from None
+    fd = os.dup(p.stdout.fileno()) if p.stdout is not None else -1
+    if p.stdout is not None:
+        p.stdout.close()
+    return Child(p.pid, fd, p)
+
+
+def read_all(child: Child, limit: int) -> tuple[bytes, bool]:
+    """Read the child's whole output, up to ``limit`` bytes.
+
+    Returns the bytes and whether the limit was hit (the rest is still unread).
+    """
+    chunks: list[bytes] = []
+    size = 0
+    fd = child.fd
+    while True:
+        b = os.read(fd, 65536)
+        if not b:
+            return b"".join(chunks), False
+        chunks.append(b)
+        size += len(b)
+        if size >= limit:
+            return b"".join(chunks), True
+
+
+def run_inherited(argv: list[str], env: Mapping[str, str] | None = None) -> int:
+    """Run with every stream inherited; return the exit code (127/126 if it cannot start)."""
+    try:
+        child = spawn(argv, capture=False, env=env)
+    except SpawnError as e:
+        print(e, file=sys.stderr)
+        return e.code
+    child.relay_signals()
+    return child.wait()

@@ -1,0 +1,127 @@
+"""Raw-output recovery: keep what a filter hid, so the agent can read it instead of re-running.
+
+Files live in ``<data dir>/tee/<epoch>_<slug>.log`` (``RTK_TEE_DIR`` or
+``tee.directory`` move them), are created owner-only, capped in size (head and
+tail kept) and rotated (oldest removed beyond ``tee.max_files``).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from rtk import config, paths
+from rtk.text import slug
+
+MARKER = b"\n[rtk: %d bytes omitted from the middle of this recovery file]\n"
+
+
+class Spool:
+    """The raw bytes of one run, bounded: the first and last ``limit/2`` bytes."""
+
+    __slots__ = ("half", "head", "tail", "total")
+
+    def __init__(self, limit: int) -> None:
+        self.half = max(limit // 2, 1)
+        self.head = bytearray()
+        self.tail = bytearray()
+        self.total = 0
+
+    def add(self, chunk: bytes) -> None:
+        self.total += len(chunk)
+        room = self.half - len(self.head)
+        if room > 0:
+            self.head += chunk[:room]
+            chunk = chunk[room:]
+            if not chunk:
+                return
+        self.tail += chunk
+        if len(self.tail) > 2 * self.half:
+            del self.tail[: len(self.tail) - self.half]
+
+    @property
+    def complete(self) -> bool:
+        """True when every byte is still held."""
+        return len(self.head) + len(self.tail) == self.total
+
+    def data(self) -> bytes:
+        """Everything held; a marker stands for the bytes dropped from the middle."""
+        if self.complete:
+            return bytes(self.head + self.tail)
+        tail = bytes(self.tail[-self.half :])
+        dropped = self.total - len(self.head) - len(tail)
+        return bytes(self.head) + (MARKER % dropped) + tail
+
+
+def directory() -> str:
+    d = os.environ.get("RTK_TEE_DIR") or config.get("tee.directory")
+    return d or os.path.join(paths.data_dir(), "tee")
+
+
+def enabled() -> bool:
+    if os.environ.get("RTK_TEE") == "0":
+        return False
+    return bool(config.get("tee.enabled")) and config.get("tee.mode") != "never"
+
+
+def wanted(exit_code: int, cut: int, raw_size: int) -> bool:
+    """Whether this run's raw output should be kept."""
+    if raw_size == 0 or not enabled():
+        return False
+    if cut > 0 or config.get("tee.mode") == "always":
+        return True
+    return exit_code != 0 and raw_size >= int(config.get("tee.min_size"))
+
+
+def write(argv: list[str], raw: bytes | Spool) -> str | None:
+    """Write the raw output to a new recovery file; its path, or None if that failed."""
+    limit = int(config.get("tee.max_file_size"))
+    if isinstance(raw, Spool):
+        data = raw.data()
+    elif len(raw) > limit:
+        spool = Spool(limit)
+        spool.add(raw)
+        data = spool.data()
+    else:
+        data = raw
+    d = directory()
+    try:
+        paths.ensure_dir(d)
+        base = f"{int(time.time())}_{slug(argv)}"
+        path = os.path.join(d, base + ".log")
+        for n in range(2, 100):
+            try:
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                break
+            except FileExistsError:
+                path = os.path.join(d, f"{base}_{n}.log")
+        else:
+            return None
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+        finally:
+            os.close(fd)
+        _rotate(d, int(config.get("tee.max_files")))
+        return path
+    except OSError:
+        return None
+
+
+def _rotate(d: str, keep: int) -> None:
+    try:
+        names = sorted(n for n in os.listdir(d) if n.endswith(".log"))
+    except OSError:
+        return
+    for name in names[: max(len(names) - max(keep, 1), 0)]:
+        try:
+            os.unlink(os.path.join(d, name))
+        except OSError:
+            pass
+
+
+def hint(path: str) -> str:
+    """The one line that tells the agent where the raw output is."""
+    shown = path if " " not in path else f'"{path}"'
+    return f"[rtk] full output: {shown}"

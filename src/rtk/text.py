@@ -1,0 +1,99 @@
+"""Text plumbing shared by the runner and filters: decoding, ANSI stripping, quoting.
+
+Nothing here imports ``re`` at module level: the regex for escape sequences is
+compiled only when a text actually contains an ESC byte.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
+
+_ANSI: re.Pattern[str] | None = None
+
+# Characters that make a word need quoting when a command line is displayed.
+_SAFE = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789@%+=:,./-_")
+
+
+def _ansi_re() -> re.Pattern[str]:
+    global _ANSI
+    if _ANSI is None:
+        import re
+
+        # CSI sequences, OSC sequences (BEL or ST terminated), and two-byte escapes.
+        _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+    return _ANSI
+
+
+def strip_ansi(text: str) -> str:
+    """Remove terminal escape sequences."""
+    if "\x1b" not in text:
+        return text
+    return _ansi_re().sub("", text)
+
+
+def decode(data: bytes) -> str:
+    """Decode child output as UTF-8, replacing undecodable bytes (never dropping a line)."""
+    return data.decode("utf-8", "replace")
+
+
+def clean_line(line: str) -> str:
+    """A line as a terminal would show it: no escapes, no CR overwrites."""
+    if "\x1b" in line:
+        line = _ansi_re().sub("", line)
+    if "\r" in line:
+        line = line.rstrip("\r")
+        if "\r" in line:
+            # Progress bars redraw with CR; keep the last non-empty frame.
+            parts = [p for p in line.split("\r") if p]
+            line = parts[-1] if parts else ""
+    return line
+
+
+def clean(text: str) -> str:
+    """Normalise a whole output: escapes stripped, CRLF and CR redraws resolved."""
+    if "\x1b" in text:
+        text = _ansi_re().sub("", text)
+    if "\r" in text:
+        text = "\n".join(clean_line(ln) for ln in text.split("\n"))
+    return text
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on ``\\n`` only (``str.splitlines`` also splits on form feeds etc.)."""
+    if not text:
+        return []
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def quote(word: str) -> str:
+    """Quote one word for display the way a POSIX shell would need it."""
+    if word and all(c in _SAFE for c in word):
+        return word
+    return "'" + word.replace("'", "'\"'\"'") + "'"
+
+
+def join(argv: list[str]) -> str:
+    """Render an argv as a shell command line (shlex.join without importing shlex)."""
+    return " ".join(quote(w) for w in argv)
+
+
+def slug(argv: list[str], limit: int = 40) -> str:
+    """A short file-name-safe label for a command: ``git_status``."""
+    words: list[str] = []
+    for w in argv[:3]:
+        if w.startswith("-") and words:
+            break
+        words.append(w.rsplit("/", 1)[-1])
+    s = "_".join(words)
+    out = "".join(c if (c.isascii() and c.isalnum()) or c in "-." else "_" for c in s)
+    return out[:limit].strip("_") or "cmd"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 file`` / ``3 files``."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"

@@ -1,0 +1,217 @@
+"""The tracking database: open it (WAL, busy timeout, migrations) and ingest the journal.
+
+A corrupt database file is moved aside and recreated; a locked one is retried
+later (the journal keeps the rows meanwhile). Nothing here ever raises into a
+command run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import sys
+import time
+
+from rtk import config, paths
+from rtk.tracking import journal
+from rtk.tracking.migrations import migrate
+
+BUSY_TIMEOUT_MS = 5000
+
+# Field names of each journal record kind, after the format and kind columns.
+COMMAND_FIELDS = (
+    "timestamp", "original_cmd", "rtk_cmd", "filter", "input_tokens", "output_tokens",
+    "exec_time_ms", "project_path", "exit_code", "cut_items", "tee_path",
+)  # fmt: skip
+FAILURE_FIELDS = ("timestamp", "raw_command", "filter", "error_message", "fallback_succeeded")
+
+
+def connect(path: str | None = None) -> sqlite3.Connection:
+    """Open (creating and migrating if needed) the database in autocommit mode."""
+    path = path or journal.db_path()
+    paths.ensure_dir(os.path.dirname(path) or ".")
+    try:
+        return _open(path)
+    except sqlite3.DatabaseError as e:
+        if not _is_corrupt(e):
+            raise
+        aside = f"{path}.corrupt-{int(time.time())}"
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                os.replace(path + suffix, aside + suffix)
+        print(f"rtk: tracking database was corrupt; moved it to {aside} and started a new one", file=sys.stderr)
+        return _open(path)
+
+
+def _is_corrupt(e: sqlite3.DatabaseError) -> bool:
+    msg = str(e).lower()
+    return "not a database" in msg or "malformed" in msg or "corrupt" in msg
+
+
+def _open(path: str) -> sqlite3.Connection:
+    new = not os.path.exists(path)
+    db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    try:
+        db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        migrate(db)
+    except BaseException:
+        db.close()
+        raise
+    if new:
+        with contextlib.suppress(OSError):
+            os.chmod(path, 0o600)
+    return db
+
+
+def _unescape(s: str) -> str:
+    if "\\" not in s:
+        return s
+    out = []
+    i = 0
+    while i < len(s):
+        c = s[i]
+        if c == "\\" and i + 1 < len(s):
+            n = s[i + 1]
+            out.append({"t": "\t", "n": "\n", "r": "\r", "\\": "\\"}.get(n, n))
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def _int(s: str) -> int:
+    try:
+        return int(s)
+    except ValueError:
+        return 0
+
+
+def _claim(pending: str) -> list[str]:
+    """Move the journal (and files left by crashed ingesters) aside; return what we own."""
+    claimed: list[str] = []
+    d = os.path.dirname(pending) or "."
+    base = os.path.basename(pending)
+    mine = f"{pending}.{os.getpid()}.{time.monotonic_ns()}.ingest"
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        fcntl = None  # type: ignore[assignment]
+    try:
+        fd = os.open(pending, os.O_RDONLY)
+    except FileNotFoundError:
+        fd = -1
+    if fd >= 0:
+        try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)  # waits for writers in the middle of a line
+            os.rename(pending, mine)
+            claimed.append(mine)
+        except FileNotFoundError:
+            pass
+        finally:
+            os.close(fd)
+    # Leftovers of an ingester that died: claim them by renaming (only one process wins).
+    try:
+        names = os.listdir(d)
+    except OSError:
+        names = []
+    for name in names:
+        if name.startswith(base + ".") and name.endswith(".ingest") and os.path.join(d, name) != mine:
+            full = os.path.join(d, name)
+            try:
+                if time.time() - os.stat(full).st_mtime < 60:
+                    continue  # probably another ingester at work
+                taken = f"{full}.{os.getpid()}.ingest"
+                os.rename(full, taken)
+                claimed.append(taken)
+            except OSError:
+                pass
+    return claimed
+
+
+def _rows(path: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    commands: list[tuple[object, ...]] = []
+    failures: list[tuple[object, ...]] = []
+    with open(path, "rb") as f:
+        for raw in f:
+            if not raw.endswith(b"\n"):
+                continue  # a torn write (crash mid-line): skip it
+            parts = [_unescape(p) for p in raw[:-1].decode("utf-8", "replace").split("\t")]
+            if len(parts) < 2 or parts[0] != journal.FORMAT:
+                continue
+            kind, fields = parts[1], parts[2:]
+            if kind == "C" and len(fields) >= len(COMMAND_FIELDS):
+                ts, orig, rcmd, filt, tin, tout, ms, proj, code, cut, tee = fields[: len(COMMAND_FIELDS)]
+                i, o = _int(tin), _int(tout)
+                pct = (i - o) * 100.0 / i if i > 0 else 0.0
+                commands.append((ts, orig, rcmd, filt, i, o, i - o, pct, _int(ms), proj, _int(code), _int(cut), tee))
+            elif kind == "F" and len(fields) >= len(FAILURE_FIELDS):
+                ts, cmd, filt, err, ok = fields[: len(FAILURE_FIELDS)]
+                failures.append((ts, cmd, filt, err, _int(ok)))
+    return commands, failures
+
+
+def ingest(db: sqlite3.Connection | None = None, *, quiet: bool = False) -> int:
+    """Move pending journal rows into the database; return how many commands were added.
+
+    Best effort: on any database problem the claimed journal files are left in
+    place for the next attempt, and nothing is raised.
+    """
+    pending = journal.pending_path()
+    claimed = _claim(pending)
+    if not claimed and db is None:
+        return 0
+    own = db is None
+    added = 0
+    try:
+        if db is None:
+            db = connect()
+        for path in claimed:
+            commands, failures = _rows(path)
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.executemany(
+                    "INSERT INTO commands (timestamp, original_cmd, rtk_cmd, filter, input_tokens,"
+                    " output_tokens, saved_tokens, savings_pct, exec_time_ms, project_path, exit_code,"
+                    " cut_items, tee_path) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    commands,
+                )
+                db.executemany(
+                    "INSERT INTO parse_failures (timestamp, raw_command, filter, error_message,"
+                    " fallback_succeeded) VALUES (?,?,?,?,?)",
+                    failures,
+                )
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+            os.unlink(path)
+            added += len(commands)
+        _apply_retention(db)
+    except (sqlite3.Error, OSError) as e:
+        if not quiet:
+            print(f"rtk: could not update the tracking database: {e}", file=sys.stderr)
+    finally:
+        if own and db is not None:
+            db.close()
+    return added
+
+
+def _apply_retention(db: sqlite3.Connection) -> None:
+    days = int(config.get("tracking.history_days"))
+    if days <= 0:
+        return
+    cutoff = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - days * 86400))
+    db.execute("DELETE FROM commands WHERE timestamp < ?", (cutoff,))
+    db.execute("DELETE FROM parse_failures WHERE timestamp < ?", (cutoff,))
+
+
+def open_for_reading() -> sqlite3.Connection:
+    """A connection with every pending row ingested first (for gain and analytics)."""
+    db = connect()
+    ingest(db)
+    return db

@@ -1,0 +1,105 @@
+"""Schema migrations for the tracking database: ordered, named, each in its own transaction.
+
+Append a new ``mNNN_name`` function to add a change; never rename or reorder
+existing ones (their names are what ``_rtk_migrations`` records).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable
+
+Migration = Callable[[sqlite3.Connection], None]
+MIGRATIONS: list[Migration] = []
+
+
+def migration(fn: Migration) -> Migration:
+    if any(m.__name__ == fn.__name__ for m in MIGRATIONS):
+        raise ValueError(f"duplicate migration name {fn.__name__}")
+    MIGRATIONS.append(fn)
+    return fn
+
+
+@migration
+def m001_commands(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE commands (
+            id            INTEGER PRIMARY KEY,
+            timestamp     TEXT    NOT NULL,            -- RFC 3339, UTC
+            original_cmd  TEXT    NOT NULL,            -- what the agent asked for: git status
+            rtk_cmd       TEXT    NOT NULL,            -- what ran: rtk git status
+            filter        TEXT    NOT NULL DEFAULT '', -- filter id, '' for passthrough
+            input_tokens  INTEGER NOT NULL,            -- estimate of the raw output
+            output_tokens INTEGER NOT NULL,            -- estimate of what was printed
+            saved_tokens  INTEGER NOT NULL,            -- input - output, may be negative
+            savings_pct   REAL    NOT NULL,
+            exec_time_ms  INTEGER NOT NULL DEFAULT 0,
+            project_path  TEXT    NOT NULL DEFAULT '',
+            exit_code     INTEGER NOT NULL DEFAULT 0
+        )
+        """
+    )
+    db.execute("CREATE INDEX idx_commands_timestamp ON commands(timestamp)")
+    db.execute("CREATE INDEX idx_commands_project ON commands(project_path, timestamp)")
+
+
+@migration
+def m002_parse_failures(db: sqlite3.Connection) -> None:
+    db.execute(
+        """
+        CREATE TABLE parse_failures (
+            id                 INTEGER PRIMARY KEY,
+            timestamp          TEXT NOT NULL,
+            raw_command        TEXT NOT NULL,
+            filter             TEXT NOT NULL DEFAULT '',
+            error_message      TEXT NOT NULL DEFAULT '',
+            fallback_succeeded INTEGER NOT NULL DEFAULT 1
+        )
+        """
+    )
+    db.execute("CREATE INDEX idx_parse_failures_timestamp ON parse_failures(timestamp)")
+
+
+@migration
+def m003_recovery_columns(db: sqlite3.Connection) -> None:
+    # How much the filter left out, and where the raw output was kept.
+    db.execute("ALTER TABLE commands ADD COLUMN cut_items INTEGER NOT NULL DEFAULT 0")
+    db.execute("ALTER TABLE commands ADD COLUMN tee_path TEXT NOT NULL DEFAULT ''")
+
+
+def applied(db: sqlite3.Connection) -> set[str]:
+    db.execute("CREATE TABLE IF NOT EXISTS _rtk_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
+    return {row[0] for row in db.execute("SELECT name FROM _rtk_migrations")}
+
+
+def migrate(db: sqlite3.Connection, upto: str | None = None) -> list[str]:
+    """Apply every pending migration (or those up to ``upto``); return their names.
+
+    The connection must be in autocommit mode (``isolation_level=None``).
+    """
+    done = applied(db)
+    ran: list[str] = []
+    for m in MIGRATIONS:
+        if m.__name__ not in done:
+            # BEGIN IMMEDIATE: two processes opening a fresh DB must not both migrate.
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                if db.execute("SELECT 1 FROM _rtk_migrations WHERE name = ?", (m.__name__,)).fetchone():
+                    db.execute("ROLLBACK")
+                else:
+                    m(db)
+                    db.execute(
+                        "INSERT INTO _rtk_migrations (name, applied_at)"
+                        " VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
+                        (m.__name__,),
+                    )
+                    db.execute("COMMIT")
+                    ran.append(m.__name__)
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
+        if m.__name__ == upto:
+            break
+    return ran

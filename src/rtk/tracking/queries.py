@@ -1,0 +1,157 @@
+"""Read-only queries over the tracking database for ``rtk gain`` and the analytics commands."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from typing import Any
+
+
+class Scope:
+    """Which rows a report covers: since a time, and under a project directory."""
+
+    def __init__(self, since: str | None = None, project: str | None = None) -> None:
+        self.since = since
+        self.project = project
+
+    def where(self, table: str = "commands") -> tuple[str, list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        if self.since:
+            clauses.append("timestamp >= ?")
+            params.append(self.since)
+        if self.project and table == "commands":
+            # GLOB, not LIKE: '_' and '%' in paths must match literally.
+            clauses.append("(project_path = ? OR project_path GLOB ?)")
+            params += [self.project, _glob_escape(self.project.rstrip("/")) + "/*"]
+        return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+
+def _glob_escape(s: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in s)
+
+
+def parse_since(text: str, now: float | None = None) -> str:
+    """``7d``, ``12h``, ``2w``, ``30m`` or a date ``2026-11-01`` -> RFC 3339 UTC lower bound."""
+    now = time.time() if now is None else now
+    t = text.strip()
+    units = {"m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+    if len(t) >= 2 and t[-1] in units and t[:-1].isdigit():
+        return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now - int(t[:-1]) * units[t[-1]]))
+    try:
+        parsed = time.strptime(t, "%Y-%m-%d")
+    except ValueError:
+        raise ValueError(f"cannot read --since {text!r}: use 7d, 12h, 2w or YYYY-MM-DD") from None
+    return time.strftime("%Y-%m-%dT00:00:00Z", parsed)
+
+
+def summary(db: sqlite3.Connection, scope: Scope) -> dict[str, Any]:
+    where, params = scope.where()
+    row = db.execute(
+        "SELECT COUNT(*), COALESCE(SUM(input_tokens),0), COALESCE(SUM(output_tokens),0),"
+        " COALESCE(SUM(saved_tokens),0), COALESCE(SUM(exec_time_ms),0), MIN(timestamp), MAX(timestamp),"
+        " COALESCE(SUM(CASE WHEN filter = '' THEN 1 ELSE 0 END),0),"
+        " COALESCE(SUM(CASE WHEN exit_code != 0 THEN 1 ELSE 0 END),0)"
+        f" FROM commands{where}",
+        params,
+    ).fetchone()
+    n, tin, tout, saved, ms, first, last, passthrough, failed = row
+    return {
+        "total_commands": n,
+        "total_input": tin,
+        "total_output": tout,
+        "total_saved": saved,
+        "savings_pct": round(saved * 100.0 / tin, 1) if tin else 0.0,
+        "total_time_ms": ms,
+        "avg_time_ms": round(ms / n) if n else 0,
+        "passthrough_commands": passthrough,
+        "failed_commands": failed,
+        "first": first,
+        "last": last,
+    }
+
+
+def by_command(db: sqlite3.Connection, scope: Scope, limit: int = 10) -> list[dict[str, Any]]:
+    where, params = scope.where()
+    rows = db.execute(
+        "SELECT CASE WHEN filter = '' THEN 'raw: ' || substr(original_cmd, 1, instr(original_cmd || ' ', ' ') - 1)"
+        " ELSE filter END AS label, COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(saved_tokens),"
+        " AVG(exec_time_ms)"
+        f" FROM commands{where} GROUP BY label ORDER BY SUM(saved_tokens) DESC, COUNT(*) DESC LIMIT ?",
+        [*params, limit],
+    ).fetchall()
+    return [
+        {
+            "command": label,
+            "count": n,
+            "input": tin,
+            "output": tout,
+            "saved": saved,
+            "savings_pct": round(saved * 100.0 / tin, 1) if tin else 0.0,
+            "avg_time_ms": round(ms or 0),
+        }
+        for label, n, tin, tout, saved, ms in rows
+    ]
+
+
+_PERIOD = {
+    "daily": "strftime('%Y-%m-%d', timestamp)",
+    # Weeks run Sunday to Saturday, labelled by their Sunday.
+    "weekly": "date(timestamp, '-6 days', 'weekday 0')",
+    "monthly": "strftime('%Y-%m', timestamp)",
+}
+
+
+def by_period(db: sqlite3.Connection, scope: Scope, period: str) -> list[dict[str, Any]]:
+    where, params = scope.where()
+    expr = _PERIOD[period]
+    rows = db.execute(
+        f"SELECT {expr} AS p, COUNT(*), SUM(input_tokens), SUM(output_tokens), SUM(saved_tokens),"
+        f" SUM(exec_time_ms) FROM commands{where} GROUP BY p ORDER BY p",
+        params,
+    ).fetchall()
+    return [
+        {
+            "period": p,
+            "commands": n,
+            "input": tin,
+            "output": tout,
+            "saved": saved,
+            "savings_pct": round(saved * 100.0 / tin, 1) if tin else 0.0,
+            "time_ms": ms,
+        }
+        for p, n, tin, tout, saved, ms in rows
+    ]
+
+
+def history(db: sqlite3.Connection, scope: Scope, limit: int = 20) -> list[dict[str, Any]]:
+    where, params = scope.where()
+    rows = db.execute(
+        "SELECT timestamp, rtk_cmd, filter, input_tokens, output_tokens, saved_tokens, exit_code, exec_time_ms"
+        f" FROM commands{where} ORDER BY timestamp DESC, id DESC LIMIT ?",
+        [*params, limit],
+    ).fetchall()
+    return [
+        {
+            "timestamp": ts,
+            "command": cmd,
+            "filter": f,
+            "input": tin,
+            "output": tout,
+            "saved": saved,
+            "savings_pct": round(saved * 100.0 / tin, 1) if tin else 0.0,
+            "exit_code": code,
+            "time_ms": ms,
+        }
+        for ts, cmd, f, tin, tout, saved, code, ms in rows
+    ]
+
+
+def failures(db: sqlite3.Connection, scope: Scope, limit: int = 10) -> list[dict[str, Any]]:
+    where, params = scope.where("parse_failures")
+    rows = db.execute(
+        "SELECT filter, COUNT(*), MAX(timestamp), error_message FROM parse_failures"
+        f"{where} GROUP BY filter ORDER BY COUNT(*) DESC LIMIT ?",
+        [*params, limit],
+    ).fetchall()
+    return [{"filter": f, "count": n, "last": last, "last_error": err} for f, n, last, err in rows]
