@@ -27,7 +27,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from rtk import registry  # noqa: E402
+from rtk import filters  # noqa: E402
 from rtk.text import join  # noqa: E402
 
 
@@ -68,7 +68,7 @@ def main() -> int:
     argv = args[cut + 1 :]
     if not argv:
         ap.error("give the command after --")
-    spec = registry.lookup(argv)
+    spec = filters.lookup(argv)
     name = spec.name if spec else "(no filter)"
     if name != ns.filter and not ns.force_filter:
         print(f"capture: {join(argv)} maps to filter {name}, not {ns.filter} (use --force-filter)", file=sys.stderr)

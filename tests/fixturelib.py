@@ -7,7 +7,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rtk import pipeline, registry, tokens
+from rtk import filters, pipeline, tokens
 from rtk.filterapi import LineFilter, Spec
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -79,7 +79,7 @@ def keeper(argv: list[str], raw: bytes) -> str:
 
 
 def spec_for(fx: Fixture) -> Spec:
-    spec = registry.lookup(fx.argv)
+    spec = filters.lookup(fx.argv)
     assert spec is not None, f"{fx.name}: no filter selected for {fx.argv}"
     assert spec.name == fx.filter, f"{fx.name}: argv selects filter {spec.name}, fixture dir says {fx.filter}"
     return spec

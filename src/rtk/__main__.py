@@ -10,6 +10,14 @@ from __future__ import annotations
 import os
 import sys
 
+# rtk's own commands (as opposed to wrapped tools): name -> (module, summary).
+# Each module has ``main(args: list[str]) -> int`` and is imported only when run.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "config": ("rtk.commands.config_cmd", "show the effective configuration, or write a default file"),
+    "gain": ("rtk.commands.gain", "token savings recorded so far"),
+    "proxy": ("rtk.commands.proxy", "run a command raw (no filter) but track it"),
+}
+
 USAGE = """\
 usage: rtk [global options] <tool> [args...]     run a tool, print compact output
        rtk [global options] <command> [args...]  one of rtk's own commands
@@ -23,8 +31,7 @@ command. Token figures are estimates: ceil(characters / 4).
 
 def _help() -> str:
     from rtk import options
-    from rtk.commands import COMMANDS
-    from rtk.filters._map import FAMILIES
+    from rtk.filters import FAMILIES
 
     lines = [USAGE, "commands:"]
     width = max(len(n) for n in COMMANDS)
@@ -51,8 +58,6 @@ def main(argv: list[str] | None = None) -> int:
         print(_help(), file=sys.stdout if action == "help" else sys.stderr)
         return 0 if action == "help" else 2
     name = args[0]
-    from rtk.commands import COMMANDS
-
     entry = COMMANDS.get(name)
     if entry is not None:
         import importlib

@@ -11,7 +11,7 @@ import os
 import sys
 import time
 
-from rtk import config, options, pipeline, registry, runner, tee, tokens
+from rtk import config, filters, options, pipeline, runner, tee, tokens
 from rtk.text import clean_line, join, split_lines
 
 TYPE_CHECKING = False
@@ -67,10 +67,10 @@ def _track(
     cut: int = 0,
     tee_path: str | None = None,
 ) -> None:
-    from rtk.tracking import journal
+    from rtk import tracking
 
     cmd = join(argv)
-    journal.record_command(
+    tracking.record_command(
         original=cmd,
         rtk_cmd="rtk " + cmd,
         filter_name=filter_name,
@@ -95,7 +95,7 @@ def run_tool(argv: list[str]) -> int:
     """Run ``argv`` through its filter; return the child's exit code."""
     started = time.monotonic()
     try:
-        spec = registry.lookup(argv)
+        spec = filters.lookup(argv)
     except Exception as e:  # a broken filter module must not stop the command
         _say(1, f"rtk: filter lookup failed for {argv[0]} ({type(e).__name__}: {e}); running raw")
         spec = None
@@ -140,9 +140,9 @@ def _run_buffered(spec: Spec, argv: list[str], child: runner.Child, started: flo
         f"rtk: {spec.name} [{res.mode}]: {raw_tok} -> {out_tok} tokens ({tokens.savings_pct(raw_tok, out_tok):.1f}% saved, {tokens.METHOD})",
     )
     if res.error is not None:
-        from rtk.tracking import journal
+        from rtk import tracking
 
-        journal.record_failure(command=join(argv), filter_name=spec.name, error=res.error)
+        tracking.record_failure(command=join(argv), filter_name=spec.name, error=res.error)
     _track(argv, spec.name, raw_tok, out_tok, started, code, res.cut, res.tee_path)
     return code
 
@@ -307,8 +307,8 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         f"rtk: {spec.name} [stream]: {raw_tok} -> {out_tok} tokens ({tokens.savings_pct(raw_tok, out_tok):.1f}% saved, {tokens.METHOD})",
     )
     if error is not None:
-        from rtk.tracking import journal
+        from rtk import tracking
 
-        journal.record_failure(command=join(argv), filter_name=spec.name, error=error)
+        tracking.record_failure(command=join(argv), filter_name=spec.name, error=error)
     _track(argv, spec.name, raw_tok, out_tok, started, code, cut_items, tee_path)
     return code

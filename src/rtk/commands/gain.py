@@ -116,6 +116,7 @@ def render_text(report: dict[str, Any], graph: bool) -> str:
             + ". Run a tool through rtk, e.g. `rtk git status`."
         )
         out.append(f"  ({NOTE})")
+        out += _failures(report)
         return "\n".join(out) + "\n"
     out.append(
         f"  commands      {_n(s['total_commands'])}  ({_n(s['passthrough_commands'])} passthrough, {_n(s['failed_commands'])} failed)  {s['first'][:10]} .. {s['last'][:10]}"
@@ -173,21 +174,21 @@ def render_text(report: dict[str, Any], graph: bool) -> str:
             ],
             {2, 3, 4},
         )
-    if "failures" in report:
-        out.append("")
-        out.append("filter fallbacks (raw output shown instead)")
-        if report["failures"]:
-            out += _table(
-                ["filter", "count", "last", "last error"],
-                [
-                    [f["filter"], str(f["count"]), f["last"][:10], _clip(f["last_error"], 50)]
-                    for f in report["failures"]
-                ],
-                {1},
-            )
-        else:
-            out.append("  none")
+    out += _failures(report)
     return "\n".join(out) + "\n"
+
+
+def _failures(report: dict[str, Any]) -> list[str]:
+    if "failures" not in report:
+        return []
+    out = ["", "filter fallbacks (raw output shown instead)"]
+    if not report["failures"]:
+        return [*out, "  none"]
+    return out + _table(
+        ["filter", "count", "last", "last error"],
+        [[f["filter"], str(f["count"]), f["last"][:10], _clip(f["last_error"], 50)] for f in report["failures"]],
+        {1},
+    )
 
 
 def _clip(s: str, n: int) -> str:

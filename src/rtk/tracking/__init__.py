@@ -1,7 +1,142 @@
-"""Savings tracking: a cheap append-only journal on the command path, SQLite for queries.
+"""Savings tracking. This module is the command path: append one record to a journal.
 
-Each command appends one line to ``<db>.pending`` (``journal``). Readers
-(``rtk gain`` and friends) first move pending lines into the SQLite database
-(``db.ingest``). Writing a journal line costs microseconds and no ``sqlite3``
-import, and a broken database can never slow down or break a command.
+Each run appends one line to ``<db>.pending`` with a single ``O_APPEND`` write
+under a lock; ``rtk.tracking.db`` moves pending lines into SQLite when a reader
+(``rtk gain``...) needs them, or when the journal grows. A run never imports
+``sqlite3`` and a broken database can never slow down or break a command.
+The ingester takes the lock before renaming the journal away, and a writer that
+finds its file renamed under it reopens the path, so concurrent writers never
+lose or interleave rows.
 """
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+from rtk import config, paths
+
+FORMAT = "1"
+INGEST_AT_BYTES = 256 * 1024  # a journal this large is moved into SQLite on the next run
+
+_warned = False
+
+
+def db_path() -> str:
+    """``RTK_DB_PATH``, else ``tracking.database_path``, else ``<data dir>/history.db``."""
+    p = os.environ.get("RTK_DB_PATH")
+    if p:
+        return p
+    p = config.get("tracking.database_path")
+    return p or os.path.join(paths.data_dir(), "history.db")
+
+
+def pending_path() -> str:
+    return db_path() + ".pending"
+
+
+def enabled() -> bool:
+    if os.environ.get("RTK_TRACKING") == "0":
+        return False
+    return bool(config.get("tracking.enabled"))
+
+
+def _esc(v: object) -> str:
+    s = str(v)
+    if "\\" in s or "\t" in s or "\n" in s or "\r" in s:
+        s = s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+    return s
+
+
+def now_iso() -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+
+
+def mask_command(cmd: str) -> str:
+    """``cmd`` with credential-looking values masked (cheap pre-check first)."""
+    low = cmd.lower()
+    for needle in _SUSPECT:
+        if needle in low:
+            from rtk.tracking.mask import mask
+
+            return mask(cmd)
+    return cmd
+
+
+_SUSPECT = (
+    "pass", "pwd", "token", "secret", "key", "auth", "cred", "bearer", "cookie", "session",
+    "private", "jwt", "@", "ghp_", "gho_", "github_pat", "sk-", "xox", "akia", "eyj", "sig=",
+)  # fmt: skip
+
+
+def append(kind: str, *fields: object) -> None:
+    """Append one record; never raises (one warning line per process on failure)."""
+    global _warned
+    try:
+        if not enabled():
+            return
+        line = "\t".join([FORMAT, kind, *(_esc(f) for f in fields)]) + "\n"
+        data = line.encode("utf-8", "replace")
+        path = pending_path()
+        size = _locked_append(path, data)
+        if size >= INGEST_AT_BYTES:
+            from rtk.tracking import db
+
+            db.ingest(quiet=True)
+    except Exception as e:  # tracking must never break the command
+        if not _warned:
+            _warned = True
+            print(f"rtk: tracking disabled for this run: {e}", file=sys.stderr)
+
+
+def _locked_append(path: str, data: bytes) -> int:
+    """Append under the journal lock; return the file size afterwards."""
+    paths.ensure_dir(os.path.dirname(path) or ".")
+    lockf = getattr(os, "lockf", None)  # POSIX record lock; os.lockf needs no extra import
+    for _ in range(5):
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            if lockf is not None:
+                lockf(fd, os.F_LOCK, 0)
+                try:
+                    same = os.stat(path).st_ino == os.fstat(fd).st_ino
+                except FileNotFoundError:
+                    same = False
+                if not same:
+                    continue  # the ingester renamed it away between open and lock
+            os.write(fd, data)
+            return os.fstat(fd).st_size
+        finally:
+            os.close(fd)  # releases the lock
+    raise OSError("journal kept moving while writing")
+
+
+def record_command(
+    *,
+    original: str,
+    rtk_cmd: str,
+    filter_name: str,
+    input_tokens: int,
+    output_tokens: int,
+    exec_ms: int,
+    exit_code: int,
+    cut: int = 0,
+    tee_path: str = "",
+) -> None:
+    """Record one rtk run."""
+    original = mask_command(original)
+    rtk_cmd = mask_command(rtk_cmd)
+    try:
+        cwd = os.getcwd()
+    except OSError:
+        cwd = ""
+    append(
+        "C", now_iso(), original, rtk_cmd, filter_name, input_tokens, output_tokens,
+        exec_ms, cwd, exit_code, cut, tee_path,
+    )  # fmt: skip
+
+
+def record_failure(*, command: str, filter_name: str, error: str, fallback_ok: bool = True) -> None:
+    """Record a filter that raised or did not recognise its input."""
+    append("F", now_iso(), mask_command(command), filter_name, error, 1 if fallback_ok else 0)

@@ -13,8 +13,7 @@ import sqlite3
 import sys
 import time
 
-from rtk import config, paths
-from rtk.tracking import journal
+from rtk import config, paths, tracking
 from rtk.tracking.migrations import migrate
 
 BUSY_TIMEOUT_MS = 5000
@@ -29,7 +28,7 @@ FAILURE_FIELDS = ("timestamp", "raw_command", "filter", "error_message", "fallba
 
 def connect(path: str | None = None) -> sqlite3.Connection:
     """Open (creating and migrating if needed) the database in autocommit mode."""
-    path = path or journal.db_path()
+    path = path or tracking.db_path()
     paths.ensure_dir(os.path.dirname(path) or ".")
     try:
         return _open(path)
@@ -96,22 +95,24 @@ def _claim(pending: str) -> list[str]:
     d = os.path.dirname(pending) or "."
     base = os.path.basename(pending)
     mine = f"{pending}.{os.getpid()}.{time.monotonic_ns()}.ingest"
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        fcntl = None  # type: ignore[assignment]
-    try:
-        fd = os.open(pending, os.O_RDONLY)
-    except FileNotFoundError:
-        fd = -1
-    if fd >= 0:
+    lockf = getattr(os, "lockf", None)
+    for _ in range(10):
         try:
-            if fcntl is not None:
-                fcntl.flock(fd, fcntl.LOCK_EX)  # waits for writers in the middle of a line
+            fd = os.open(pending, os.O_RDWR)  # a POSIX write lock needs a writable fd
+        except FileNotFoundError:
+            break
+        try:
+            if lockf is not None:
+                lockf(fd, os.F_LOCK, 0)  # waits for a writer in the middle of a line
+                # Another ingester may have renamed the file we opened while we waited:
+                # only rename the file we actually hold the lock on.
+                if os.fstat(fd).st_ino != os.stat(pending).st_ino:
+                    continue
             os.rename(pending, mine)
             claimed.append(mine)
+            break
         except FileNotFoundError:
-            pass
+            break
         finally:
             os.close(fd)
     # Leftovers of an ingester that died: claim them by renaming (only one process wins).
@@ -141,7 +142,7 @@ def _rows(path: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]
             if not raw.endswith(b"\n"):
                 continue  # a torn write (crash mid-line): skip it
             parts = [_unescape(p) for p in raw[:-1].decode("utf-8", "replace").split("\t")]
-            if len(parts) < 2 or parts[0] != journal.FORMAT:
+            if len(parts) < 2 or parts[0] != tracking.FORMAT:
                 continue
             kind, fields = parts[1], parts[2:]
             if kind == "C" and len(fields) >= len(COMMAND_FIELDS):
@@ -161,7 +162,7 @@ def ingest(db: sqlite3.Connection | None = None, *, quiet: bool = False) -> int:
     Best effort: on any database problem the claimed journal files are left in
     place for the next attempt, and nothing is raised.
     """
-    pending = journal.pending_path()
+    pending = tracking.pending_path()
     claimed = _claim(pending)
     if not claimed and db is None:
         return 0

@@ -1,0 +1,89 @@
+"""Recovery files: when they are written, their size cap, rotation, permissions and modes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from rtk import config, tee
+
+
+def write_config(text: str) -> None:
+    path = Path(os.environ["XDG_CONFIG_HOME"]) / "rtk" / "config.toml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    config.reset()
+
+
+def test_file_is_owner_only_and_exact() -> None:
+    raw = b"line \xff one\n\x1b[31mred\x1b[0m\n"
+    path = tee.write(["cargo", "test", "--all"], raw)
+    assert path is not None
+    assert Path(path).read_bytes() == raw  # the original bytes, escapes and all
+    assert os.stat(path).st_mode & 0o777 == 0o600
+    assert Path(path).name.endswith("_cargo_test.log")
+
+
+def test_same_second_same_command_gets_distinct_files() -> None:
+    a = tee.write(["git", "status"], b"a")
+    b = tee.write(["git", "status"], b"b")
+    assert a != b and Path(a or "").read_bytes() == b"a" and Path(b or "").read_bytes() == b"b"
+
+
+def test_rotation_keeps_max_files() -> None:
+    write_config("[tee]\nmax_files = 3\n")
+    paths = [tee.write(["cmd", str(i)], f"{i}".encode()) for i in range(6)]
+    left = sorted(os.listdir(tee.directory()))
+    assert len(left) == 3
+    assert os.path.basename(paths[-1] or "") in left
+
+
+def test_size_cap_keeps_head_and_tail() -> None:
+    write_config("[tee]\nmax_file_size = 1000\n")
+    raw = b"".join(b"%05d\n" % i for i in range(2000))
+    data = Path(tee.write(["big"], raw) or "").read_bytes()
+    assert data.startswith(b"00000\n") and data.endswith(b"01999\n")
+    assert b"bytes omitted from the middle" in data
+    assert len(data) < 1200
+
+
+def test_spool_holds_head_and_tail_bounded() -> None:
+    s = tee.Spool(100)
+    for i in range(1000):
+        s.add(b"%04d\n" % i)
+    assert s.total == 5000 and not s.complete
+    d = s.data()
+    assert d.startswith(b"0000\n") and d.endswith(b"0999\n")
+    assert len(s.head) + len(s.tail) <= 200
+
+
+@pytest.mark.parametrize(
+    ("conf", "code", "cut", "size", "want"),
+    [
+        ("", 0, 0, 5000, False),  # success, nothing cut
+        ("", 1, 0, 5000, True),  # failure
+        ("", 1, 0, 10, False),  # failure below min_size
+        ("", 0, 3, 10, True),  # something cut: always recoverable
+        ('[tee]\nmode = "always"\n', 0, 0, 10, True),
+        ('[tee]\nmode = "never"\n', 1, 3, 5000, False),
+        ("[tee]\nenabled = false\n", 1, 3, 5000, False),
+        ("[tee]\nmin_size = 0\n", 1, 0, 1, True),
+    ],
+)
+def test_when_raw_output_is_kept(conf: str, code: int, cut: int, size: int, want: bool) -> None:
+    write_config(conf)
+    assert tee.wanted(code, cut, size) is want
+
+
+def test_env_switch_and_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("RTK_TEE_DIR", str(tmp_path / "elsewhere"))
+    assert tee.write(["x"], b"1") == str(next((tmp_path / "elsewhere").iterdir()))
+    monkeypatch.setenv("RTK_TEE", "0")
+    assert not tee.wanted(1, 5, 5000)
+
+
+def test_hint_quotes_paths_with_spaces() -> None:
+    assert tee.hint("/a b/c.log") == '[rtk] full output: "/a b/c.log"'
+    assert tee.hint("/a/c.log") == "[rtk] full output: /a/c.log"

@@ -1,0 +1,192 @@
+"""Tracking: journal rows reach SQLite, migrations, secrets masked, and faults never break a command."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from helpers import path_with, rtk_argv, stub_tool
+from rtk import tracking
+from rtk.tracking import db, migrations
+from rtk.tracking.mask import mask
+
+
+def record(cmd: str = "git status", tin: int = 100, tout: int = 20, code: int = 0) -> None:
+    tracking.record_command(
+        original=cmd, rtk_cmd="rtk " + cmd, filter_name="git-status", input_tokens=tin, output_tokens=tout,
+        exec_ms=12, exit_code=code,
+    )  # fmt: skip
+
+
+def rows() -> list[tuple[object, ...]]:
+    conn = db.open_for_reading()
+    try:
+        return conn.execute(
+            "SELECT original_cmd, rtk_cmd, filter, input_tokens, output_tokens, saved_tokens, savings_pct,"
+            " exec_time_ms, project_path, exit_code FROM commands ORDER BY id"
+        ).fetchall()
+    finally:
+        conn.close()
+
+
+def test_record_reaches_database_with_every_field() -> None:
+    record("git status", 100, 20, 0)
+    record("git status --short", 10, 13, 1)
+    got = rows()
+    assert got[0] == ("git status", "rtk git status", "git-status", 100, 20, 80, 80.0, 12, os.getcwd(), 0)
+    assert got[1][5:7] == (-3, -30.0)  # negative savings kept as they are
+    assert not Path(tracking.pending_path()).exists()  # ingested
+
+
+def test_database_settings(tmp_path: Path) -> None:
+    record()
+    conn = db.open_for_reading()
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == db.BUSY_TIMEOUT_MS
+    assert oct(os.stat(tracking.db_path()).st_mode & 0o777) == "0o600"
+
+
+def test_migrations_on_blank_database(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "t.db", isolation_level=None)
+    ran = migrations.migrate(conn)
+    assert ran == [m.__name__ for m in migrations.MIGRATIONS]
+    assert migrations.migrate(conn) == []  # idempotent
+    cols = {r[1] for r in conn.execute("PRAGMA table_info(commands)")}
+    assert {"timestamp", "original_cmd", "rtk_cmd", "input_tokens", "output_tokens", "saved_tokens", "savings_pct",
+            "exec_time_ms", "project_path", "exit_code", "cut_items", "tee_path"} <= cols  # fmt: skip
+
+
+def test_migration_from_first_schema_keeps_rows(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "t.db", isolation_level=None)
+    migrations.migrate(conn, upto="m001_commands")
+    conn.execute(
+        "INSERT INTO commands (timestamp, original_cmd, rtk_cmd, input_tokens, output_tokens, saved_tokens, savings_pct)"
+        " VALUES ('2026-01-01T00:00:00Z', 'ls', 'rtk ls', 10, 5, 5, 50.0)"
+    )
+    assert migrations.migrate(conn) == ["m002_parse_failures", "m003_recovery_columns"]
+    assert conn.execute("SELECT original_cmd, cut_items, tee_path FROM commands").fetchall() == [("ls", 0, "")]
+
+
+def test_corrupt_database_is_moved_aside_and_recreated(capfd: pytest.CaptureFixture[str]) -> None:
+    path = Path(tracking.db_path())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b"this is not a database" * 100)
+    record()
+    assert len(rows()) == 1
+    _, err = capfd.readouterr()
+    assert err.count("\n") == 1 and "corrupt" in err
+    assert list(path.parent.glob("history.db.corrupt-*"))
+
+
+def test_unwritable_data_dir_never_breaks_the_command(tmp_path: Path) -> None:
+    # The data dir path is a regular file: nothing can be created under it (works as root too).
+    blocker = tmp_path / "blocker"
+    blocker.write_text("x")
+    stub_tool(tmp_path, "git", "echo 'On branch main'; echo 'nothing to commit, working tree clean'; exit 0")
+    env = dict(os.environ, PATH=path_with(tmp_path / "bin"), RTK_DATA_DIR=str(blocker / "rtk"))
+    p = subprocess.run(rtk_argv("git", "status"), env=env, capture_output=True, timeout=60)
+    assert p.returncode == 0
+    assert p.stdout == b"on main\nworking tree clean\n"  # filtered as usual
+    assert p.stderr.count(b"\n") <= 1
+
+
+def test_locked_database_keeps_rows_for_later(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    record("first")
+    assert len(rows()) == 1
+    monkeypatch.setattr(db, "BUSY_TIMEOUT_MS", 200)
+    holder = sqlite3.connect(tracking.db_path(), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    record("second")
+    assert db.ingest(quiet=True) == 0  # locked: nothing lost, nothing raised
+    holder.execute("ROLLBACK")
+    holder.close()
+    leftovers = list(Path(tracking.db_path()).parent.glob("*.ingest"))
+    assert leftovers
+    past = time.time() - 120
+    for f in leftovers:
+        os.utime(f, (past, past))
+    assert [r[0] for r in rows()] == ["first", "second"]
+
+
+def test_twenty_concurrent_writers_lose_no_rows(tmp_path: Path) -> None:
+    script = (
+        "import sys\nfrom rtk import tracking\n"
+        "for i in range(40):\n"
+        "    tracking.record_command(original=f'w{sys.argv[1]} {i}', rtk_cmd='rtk x', filter_name='f',"
+        " input_tokens=10, output_tokens=5, exec_ms=1, exit_code=0)\n"
+        "    if i % 10 == 0:\n        from rtk.tracking import db; db.ingest(quiet=True)\n"
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", script, str(n)]) for n in range(20)]
+    assert all(p.wait(timeout=120) == 0 for p in procs)
+    got = rows()
+    assert len(got) == 800
+    assert len({r[0] for r in got}) == 800
+
+
+def test_torn_journal_line_is_skipped() -> None:
+    record("good")
+    with open(tracking.pending_path(), "ab") as f:
+        f.write(b"1\tC\t2026-01-01T00:00:00Z\ttorn")  # no newline: a writer died mid-line
+    assert [r[0] for r in rows()] == ["good"]
+
+
+def test_retention_deletes_old_rows() -> None:
+    record("recent")
+    conn = db.open_for_reading()
+    conn.execute(
+        "INSERT INTO commands (timestamp, original_cmd, rtk_cmd, input_tokens, output_tokens, saved_tokens, savings_pct)"
+        " VALUES ('2020-01-01T00:00:00Z', 'ancient', 'rtk ancient', 1, 1, 0, 0)"
+    )
+    conn.close()
+    record("another")
+    assert [r[0] for r in rows()] == ["recent", "another"]
+
+
+def test_tracking_disabled_by_env(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RTK_TRACKING", "0")
+    record()
+    assert not Path(tracking.pending_path()).exists()
+
+
+def test_fields_with_tabs_and_newlines_round_trip() -> None:
+    record("printf 'a\tb\nc\\\\d'")
+    assert rows()[0][0] == "printf 'a\tb\nc\\\\d'"
+
+
+@pytest.mark.parametrize(
+    ("cmd", "secret"),
+    [
+        ("curl -H 'Authorization: Bearer abc.def.ghi' https://api.x", "abc.def.ghi"),
+        ('curl -H "X-Api-Key: k3y-value" https://api.x', "k3y-value"),
+        ("GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwx123 git push", "ghp_abcdefghijklmnopqrstuvwx123"),
+        ("AWS_SECRET_ACCESS_KEY='wJalrXUtnFEMI/K7MDENG' aws s3 ls", "wJalrXUtnFEMI"),
+        ("mysql --password=hunter2 db", "hunter2"),
+        ("tool --api-key sk-live-123456789012345678 run", "sk-live-123456789012345678"),
+        ("git clone https://user:s3cr3t@github.com/o/r.git", "s3cr3t"),
+        ("echo sk-proj-abcdefghijklmnopqrstuv", "sk-proj-abcdefghijklmnopqrstuv"),
+        ("curl 'https://x/api?access_token=zzz123&x=1'", "zzz123"),
+        ("psql postgresql://app:pa55@db:5432/prod", "pa55"),
+        ('env DB_PASSWORD="two words" ./run', "two words"),
+    ],
+)
+def test_secrets_are_masked(cmd: str, secret: str) -> None:
+    masked = mask(cmd)
+    assert secret not in masked
+    assert "****" in masked
+    record(cmd)
+    assert secret not in str(rows())
+
+
+@pytest.mark.parametrize(
+    "cmd", ["git status", "git commit --author 'Dev <d@x>' -m 'fix auth'", "ls -la src", "pytest -k keyboard"]
+)
+def test_ordinary_commands_are_not_masked(cmd: str) -> None:
+    assert tracking.mask_command(cmd) == cmd or ("author" in cmd and "Dev" in tracking.mask_command(cmd))
