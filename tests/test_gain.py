@@ -80,7 +80,7 @@ def test_since_and_periods() -> None:
     data = json.loads(gain("--all", "-f", "json").stdout)
     weeks = [w["period"] for w in data["weekly"]]
     assert weeks[0] == "2026-11-01" and data["weekly"][0]["commands"] == 2
-    assert [m["period"] for m in data["monthly"]][0] == "2026-11"
+    assert next(m["period"] for m in data["monthly"]) == "2026-11"
     assert data["summary"]["total_commands"] == 3  # the ancient row was dropped by retention
     recent = json.loads(gain("--since", "7d", "-f", "json").stdout)
     assert recent["summary"]["total_commands"] == 1

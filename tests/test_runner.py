@@ -90,7 +90,7 @@ def test_sigterm_reaches_the_child(tmp_path: Path) -> None:
     p = subprocess.Popen(rtk_argv("git", "status"), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(1.0)
     p.send_signal(signal.SIGTERM)
-    out, err = p.communicate(timeout=30)
+    _out, err = p.communicate(timeout=30)
     assert marker.exists(), err
     assert p.returncode == 143
 

@@ -1,0 +1,89 @@
+"""rtk's own command line: global flags, help, version, proxy, disabled mode."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from helpers import path_with, rtk_argv, stub_tool
+from rtk import __version__, options
+
+
+def run(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(rtk_argv(*args), capture_output=True, text=True, timeout=60, **kw)  # type: ignore[call-overload,no-any-return]
+
+
+def test_version() -> None:
+    p = run("--version")
+    assert p.returncode == 0 and p.stdout.startswith(f"rtk {__version__}")
+
+
+def test_help_lists_commands_filters_and_flags() -> None:
+    p = run("--help")
+    assert p.returncode == 0
+    for word in ("gain", "config", "proxy", "git", "ls", "--ultra-compact", "--skip-env", "ceil(characters / 4)"):
+        assert word in p.stdout
+
+
+def test_no_arguments_is_usage_error() -> None:
+    p = run()
+    assert p.returncode == 2 and "usage: rtk" in p.stderr
+
+
+@pytest.mark.parametrize("cmd", ["gain", "config", "proxy"])
+def test_every_command_has_help(cmd: str) -> None:
+    p = run(cmd, "--help")
+    assert p.returncode == 0 and "usage:" in p.stdout
+
+
+def test_unknown_flag_of_a_command_is_one_line_error() -> None:
+    p = run("gain", "--no-such-flag")
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert "unrecognized arguments: --no-such-flag" in p.stderr
+
+
+def test_global_flags_are_only_read_before_the_tool() -> None:
+    rest, action = options.parse_global(["-vv", "--ultra-compact", "git", "push", "-u", "-v"])
+    assert rest == ["git", "push", "-u", "-v"] and action is None
+    assert options.verbose == 2 and options.ultra_compact
+
+
+def test_tool_help_goes_to_the_tool(tmp_path: Path) -> None:
+    stub_tool(tmp_path, "git", 'echo "git got: $*"')
+    p = run("git", "--help", env=dict(os.environ, PATH=path_with(tmp_path / "bin")))
+    assert p.stdout == "git got: --help\n"
+
+
+def test_verbose_reports_filter_and_tokens(tmp_path: Path) -> None:
+    stub_tool(tmp_path, "git", "printf 'On branch main\\nnothing to commit, working tree clean\\n'")
+    p = run("-v", "git", "status", env=dict(os.environ, PATH=path_with(tmp_path / "bin")))
+    assert "git-status [filtered]" in p.stderr and "tokens" in p.stderr
+    assert p.stdout == "on main\nworking tree clean\n"
+
+
+def test_skip_env_sets_variable_for_child(tmp_path: Path) -> None:
+    stub_tool(tmp_path, "showenv", 'echo "SKIP=$SKIP_ENV_VALIDATION"')
+    env = dict(os.environ, PATH=path_with(tmp_path / "bin"))
+    assert run("--skip-env", "showenv", env=env).stdout == "SKIP=1\n"
+    assert run("showenv", env=env).stdout == "SKIP=\n"
+
+
+def test_proxy_runs_raw_and_tracks(tmp_path: Path) -> None:
+    stub_tool(tmp_path, "git", "printf 'On branch main\\n\\nnothing to commit, working tree clean\\n'; exit 0")
+    env = dict(os.environ, PATH=path_with(tmp_path / "bin"))
+    p = run("proxy", "git", "status", env=env)
+    assert p.stdout == "On branch main\n\nnothing to commit, working tree clean\n"
+    p = run("gain", "-f", "json")
+    assert '"raw: git"' in p.stdout
+
+
+def test_disabled_filter_in_config_runs_raw(tmp_path: Path) -> None:
+    cfg = Path(os.environ["XDG_CONFIG_HOME"]) / "rtk" / "config.toml"
+    cfg.parent.mkdir(parents=True)
+    cfg.write_text('[filters]\ndisabled = ["git-status"]\n')
+    stub_tool(tmp_path, "git", "printf 'On branch main\\n\\nnothing to commit, working tree clean\\n'")
+    p = run("git", "status", env=dict(os.environ, PATH=path_with(tmp_path / "bin")))
+    assert p.stdout == "On branch main\n\nnothing to commit, working tree clean\n"
