@@ -18,10 +18,14 @@ if TYPE_CHECKING:
     from rtk.filterapi import Spec
 
 FAMILIES: dict[str, str] = {
-    # files
-    "ls": "rtk.filters.ls",
-    # git
+    # --- git ---
     "git": "rtk.filters.git",
+    # --- files, search, text ---
+    "ls": "rtk.filters.ls",
+    # --- python ---
+    # --- rust, go, c/c++ ---
+    # --- javascript, typescript ---
+    # --- generic runners ---
 }
 
 
