@@ -47,6 +47,12 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "grep_max_per_file": (25, "grep/rg: matches shown per file"),
         "ls_max_entries": (200, "ls: entries shown per directory"),
         "buffer_max_bytes": (67108864, "output a whole-output filter may hold in memory"),
+        # rust, go, c/c++ (cargo, go, golangci-lint, make, gcc/clang, cmake --build, ctest)
+        "build_max_errors": (50, "cargo/go/make/gcc: error blocks shown in full"),
+        "build_error_lines": (60, "cargo/go/make/gcc: lines shown per error block"),
+        "build_max_warnings": (60, "cargo/go/make/gcc/golangci-lint: warnings and lint findings listed"),
+        "native_test_max_failures": (30, "cargo test, nextest, go test, ctest: failing tests shown in full"),
+        "native_test_failure_lines": (40, "cargo test, nextest, go test, ctest: lines shown per failing test"),
     },
     "filters": {
         "disabled": ([], "filter ids never applied (their commands run raw)"),

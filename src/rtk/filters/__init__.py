@@ -24,6 +24,18 @@ FAMILIES: dict[str, str] = {
     "ls": "rtk.filters.ls",
     # --- python ---
     # --- rust, go, c/c++ ---
+    "c++": "rtk.filters.cc",
+    "cargo": "rtk.filters.cargo",
+    "cc": "rtk.filters.cc",
+    "clang": "rtk.filters.cc",
+    "clang++": "rtk.filters.cc",
+    "cmake": "rtk.filters.cmake",
+    "ctest": "rtk.filters.cmake",
+    "g++": "rtk.filters.cc",
+    "gcc": "rtk.filters.cc",
+    "go": "rtk.filters.go",
+    "golangci-lint": "rtk.filters.golangci",
+    "make": "rtk.filters.cc",
     # --- javascript, typescript ---
     # --- generic runners ---
 }

@@ -1,0 +1,96 @@
+"""Shared by the compiler and test-runner filters: bounded blocks, grouped warnings, limits."""
+
+from __future__ import annotations
+
+from rtk import config
+
+
+class Limits:
+    """The caps a build or test filter applies, read once per run."""
+
+    __slots__ = ("error_lines", "failure_lines", "max_errors", "max_failures", "max_warnings")
+
+    def __init__(self) -> None:
+        self.max_errors = int(config.get("limits.build_max_errors"))
+        self.error_lines = int(config.get("limits.build_error_lines"))
+        self.max_warnings = int(config.get("limits.build_max_warnings"))
+        self.max_failures = int(config.get("limits.native_test_max_failures"))
+        self.failure_lines = int(config.get("limits.native_test_failure_lines"))
+
+
+def bounded(lines: list[str], cap: int, what: str = "lines of this error") -> tuple[list[str], int]:
+    """At most ``cap`` lines (plus one), then an exact ``... N more`` line; returns (lines, cut)."""
+    if cap <= 0 or len(lines) <= cap + 1:
+        return lines, 0
+    n = len(lines) - cap
+    return [*lines[:cap], f"  ... {n} more {what}"], n
+
+
+class BoundedBuffer:
+    """Keeps the first ``cap`` lines it is given and counts the rest (flat memory)."""
+
+    __slots__ = ("cap", "dropped", "lines")
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.lines: list[str] = []
+        self.dropped = 0
+
+    def add(self, line: str) -> None:
+        if self.cap <= 0 or len(self.lines) < self.cap:
+            self.lines.append(line)
+        else:
+            self.dropped += 1
+
+    def render(self, what: str = "lines") -> list[str]:
+        if not self.dropped:
+            return self.lines
+        return [*self.lines, f"  ... {self.dropped} more {what}"]
+
+    def __len__(self) -> int:
+        return len(self.lines) + self.dropped
+
+
+class Warnings:
+    """Warnings grouped by a key (lint name, ``-W`` flag...), in first-seen order, bounded."""
+
+    __slots__ = ("cap", "groups", "kept", "total")
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.groups: dict[str, list[str]] = {}
+        self.total = 0
+        self.kept = 0
+
+    def add(self, key: str, item: str) -> None:
+        self.total += 1
+        items = self.groups.get(key)
+        if items is None:
+            items = self.groups[key] = []
+        if self.cap > 0 and self.kept >= self.cap:
+            items.append("")  # counted, not shown
+            return
+        items.append(item)
+        self.kept += 1
+
+    @property
+    def omitted(self) -> int:
+        return self.total - self.kept
+
+    def render(self, noun: str = "warnings") -> list[str]:
+        """``[key] (n)`` headers with the items below; single items on one line."""
+        out: list[str] = []
+        for key, items in self.groups.items():
+            shown = [i for i in items if i]
+            tag = f"[{key}] " if key else ""
+            if not key:
+                out.extend(f"  {i}" for i in shown)
+                continue
+            if len(items) == 1 and shown:
+                out.append(f"  {tag}{shown[0]}")
+                continue
+            out.append(f"  {tag}({len(items)})")
+            out.extend(f"    {i}" for i in shown)
+        if self.omitted:
+            out.append(f"  +{self.omitted} more {noun}")
+        return out
