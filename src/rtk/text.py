@@ -21,8 +21,10 @@ def _ansi_re() -> re.Pattern[str]:
     if _ANSI is None:
         import re
 
-        # CSI sequences, OSC sequences (BEL or ST terminated), and two-byte escapes.
-        _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+        # CSI sequences, OSC sequences (BEL or ST terminated), character-set designations
+        # (``ESC ( B``, emitted with every colour reset by terminfo-based tools such as rustfmt)
+        # and two-byte escapes.
+        _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()*+][0-~]|\x1b[@-Z\\-_]")
     return _ANSI
 
 

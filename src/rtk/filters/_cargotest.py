@@ -104,6 +104,9 @@ class CargoTest(CargoBuild):
             if verdict.startswith("FAILED"):
                 self._failed_name(name.removesuffix(" - should panic"))
             return None
+        if line.endswith(" --- FAILED") and " " not in line[: -len(" --- FAILED")]:
+            self._failed_name(line[: -len(" --- FAILED")])  # terse mode (`-q`)
+            return None
         if line.startswith("running ") and line.endswith((" test", " tests")):
             self.known = True
             return None

@@ -149,7 +149,7 @@ class CargoBuild(LineFilter):
                 return None  # cargo's per-crate count: we count ourselves
             if line.startswith("warning: build failed, waiting for other jobs"):
                 return None
-            if line.startswith(("error: could not compile ", "error: failed to compile ")):
+            if line.startswith(("error: could not compile ", "error: failed to compile ", "error: command `")):
                 return line
             return self.diag.start(line)
         if line.startswith("    Finished "):

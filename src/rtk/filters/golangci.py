@@ -67,8 +67,10 @@ def lint(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
         if ln.startswith(("level=warning", "level=error")):
             logs.append(ln)
             continue
-        if in_issue and (ln.startswith(("\t", " ")) or ln.strip() in ("^", "")):
-            continue  # the source excerpt and caret under a finding
+        if in_issue:
+            if ln.strip() == "^":
+                in_issue = False
+            continue  # the source excerpt and the caret under a finding
         if ln.strip() and ln.split(":", 1)[0] in ("* " + k for k in linters):
             continue  # v2 per-linter summary
         if ln.endswith(("issues:", "issue:")) and ln.split(" ", 1)[0].isdigit():
