@@ -76,7 +76,7 @@ def lint(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
         if ln.endswith(("issues:", "issue:")) and ln.split(" ", 1)[0].isdigit():
             continue
         raise Unrecognized(f"line {ln!r}")
-    if exit_code not in (0, 1) or (exit_code == 1 and not total) or (exit_code == 0 and total):
+    if exit_code not in (0, 1) or (exit_code == 1 and not total):
         raise Unrecognized(f"exit {exit_code} with {total} findings")
     if not total:
         return "\n".join([*logs, "golangci-lint: no issues"]) + "\n"
