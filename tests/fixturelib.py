@@ -11,7 +11,11 @@ from rtk import filters, pipeline, tokens
 from rtk.filterapi import LineFilter, Spec
 
 FIXTURES = Path(__file__).parent / "fixtures"
-TEE_PLACEHOLDER = "/rtk-data/tee/fixture.log"
+# Goldens name the recovery file with a realistic path. The replay test writes the real file
+# into a directory of exactly this length, so the never-worse decision (which counts the hint
+# line) is the same in both; the epoch in real names has 10 digits too.
+TEE_DIR = "/home/dev/.local/share/rtk/tee"
+TEE_EPOCH = "1700000000"
 KNOWN_KEYS = {
     "argv",
     "exit_code",
@@ -73,9 +77,15 @@ def all_fixtures() -> list[Path]:
     return sorted(FIXTURES.glob("*/*.toml"))
 
 
+def tee_placeholder(argv: list[str]) -> str:
+    from rtk.text import slug
+
+    return f"{TEE_DIR}/{TEE_EPOCH}_{slug(argv)}.log"
+
+
 def keeper(argv: list[str], raw: bytes) -> str:
     """Stand-in for tee.write: a fixed path so goldens are stable."""
-    return TEE_PLACEHOLDER
+    return tee_placeholder(argv)
 
 
 def spec_for(fx: Fixture) -> Spec:

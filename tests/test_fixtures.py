@@ -8,12 +8,14 @@ keep, and the golden output (``--update-goldens`` writes it).
 from __future__ import annotations
 
 import os
+import shutil
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from fixturelib import TEE_PLACEHOLDER, Fixture, all_fixtures, load, missing_facts, run, savings
+from fixturelib import TEE_DIR, Fixture, all_fixtures, load, missing_facts, run, savings, tee_placeholder
 
 PATHS = all_fixtures()
 IDS = [f"{p.parent.name}/{p.stem}" for p in PATHS]
@@ -70,19 +72,26 @@ def test_replay_end_to_end(
     tool.write_text(f"#!/bin/sh\ncat '{raw}'\nexit {fx.exit_code}\n")
     tool.chmod(tool.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+    tee_dir = Path(tempfile.mkdtemp(prefix="t", dir="/tmp"))
+    padded = tee_dir / ("x" * (len(TEE_DIR) - len(str(tee_dir)) - 1))
+    assert len(str(padded)) == len(TEE_DIR)
+    monkeypatch.setenv("RTK_TEE_DIR", str(padded))
     from rtk import options
 
     options.ultra_compact = fx.ultra_compact
-    code = runmod.run_tool([os.path.basename(fx.argv[0]), *fx.argv[1:]])
-    captured = capfd.readouterr()
-    assert code == fx.exit_code, f"{fx.name}: exit code {code}, the tool exited {fx.exit_code}"
-    expected = run(fx).text
-    tee_dir = Path(os.environ["XDG_DATA_HOME"]) / "rtk" / "tee"
-    got = captured.out
-    if TEE_PLACEHOLDER in expected:
-        logs = sorted(tee_dir.glob("*.log"))
-        assert logs, f"{fx.name}: output names a recovery file but none was written"
-        got = got.replace(str(logs[-1]), TEE_PLACEHOLDER)
-        assert logs[-1].read_bytes() == fx.raw or len(fx.raw) > 1_000_000
-        assert stat.S_IMODE(logs[-1].stat().st_mode) == 0o600
-    assert got == expected
+    try:
+        code = runmod.run_tool([os.path.basename(fx.argv[0]), *fx.argv[1:]])
+        captured = capfd.readouterr()
+        assert code == fx.exit_code, f"{fx.name}: exit code {code}, the tool exited {fx.exit_code}"
+        expected = run(fx).text
+        got = captured.out
+        placeholder = tee_placeholder(fx.argv)
+        if placeholder in expected:
+            logs = sorted(padded.glob("*.log"))
+            assert logs, f"{fx.name}: output names a recovery file but none was written"
+            got = got.replace(str(logs[-1]), placeholder)
+            assert logs[-1].read_bytes() == fx.raw or len(fx.raw) > 1_000_000
+            assert stat.S_IMODE(logs[-1].stat().st_mode) == 0o600
+        assert got == expected
+    finally:
+        shutil.rmtree(tee_dir, ignore_errors=True)
