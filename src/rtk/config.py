@@ -47,6 +47,10 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "grep_max_per_file": (25, "grep/rg: matches shown per file"),
         "ls_max_entries": (200, "ls: entries shown per directory"),
         "buffer_max_bytes": (67108864, "output a whole-output filter may hold in memory"),
+        "lint_max_per_rule": (50, "eslint/biome/oxlint/prettier: locations listed per rule (files for prettier)"),
+        "test_max_failures": (50, "test runners: failing tests shown in full"),
+        "failure_max_lines": (40, "test runners and rtk test/err: lines kept per failure block"),
+        "list_max_items": (40, "npm ls/outdated, next routes, vite outputs: rows listed"),
     },
     "filters": {
         "disabled": ([], "filter ids never applied (their commands run raw)"),
