@@ -27,7 +27,10 @@ HELP = {
 
 def main(kind: str, args: list[str]) -> int:
     if not args or args[0] in ("-h", "--help"):
-        print(f"usage: rtk {kind} <command> [args...]\n\n{HELP[kind][0].upper()}{HELP[kind][1:]}.", file=sys.stdout if args else sys.stderr)
+        print(
+            f"usage: rtk {kind} <command> [args...]\n\n{HELP[kind][0].upper()}{HELP[kind][1:]}.",
+            file=sys.stdout if args else sys.stderr,
+        )
         return 0 if args else 2
     if args[0] == "--":
         args = args[1:]
@@ -78,6 +81,7 @@ _ERROR = re.compile(
 )
 _WARNING = re.compile(r"(?:^|[\s\[(])(?:warning|WARNING|Warning|warn|WARN)(?:\b|:|\[)")
 _NOT_ERROR = re.compile(r"\b0 (?:errors?|failed|failures?)\b|\bno errors?\b|\berrors?: 0\b", re.I)
+_CARET = re.compile(r"^\s*\|\s*[\^~]+\s*$")
 _CONT = re.compile(r"^(?:\s+\S|\s*(?:at |-->|\||│|\^|~|File \"|note:|help:|= ))")
 
 
@@ -98,8 +102,14 @@ def blocks(lines: list[str], max_lines: int) -> tuple[list[tuple[str, list[str]]
             continue
         block = [ln]
         j = i + 1
-        while j < len(lines) and lines[j].strip() and _CONT.match(lines[j]) and not _ERROR.search(lines[j].split(":", 1)[0]):
-            block.append(lines[j])
+        while (
+            j < len(lines)
+            and lines[j].strip()
+            and _CONT.match(lines[j])
+            and not _ERROR.search(lines[j].split(":", 1)[0])
+        ):
+            if not _CARET.match(lines[j]):  # a bare "|   ^~~~" marker under the quoted line
+                block.append(lines[j])
             j += 1
         if len(block) > max_lines + 1:
             cut += len(block) - max_lines
@@ -175,7 +185,9 @@ def summary_output(argv: list[str], output: str, exit_code: int) -> str | Filter
 # rtk test
 # ---------------------------------------------------------------------------
 
-_PYTEST_FINAL = re.compile(r"^=+ (.*\b(?:passed|failed|errors?|skipped|no tests ran|deselected|xfailed|xpassed)\b.*) =+$")
+_PYTEST_FINAL = re.compile(
+    r"^=+ (.*\b(?:passed|failed|errors?|skipped|no tests ran|deselected|xfailed|xpassed)\b.*) =+$"
+)
 _PYTEST_SECTION = re.compile(r"^=+ (FAILURES|ERRORS|short test summary info|warnings summary) =+$")
 _GO_RESULT = re.compile(r"^(ok|FAIL|---|\?)\s")
 _CARGO_RESULT = re.compile(r"^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored")
@@ -254,6 +266,7 @@ def _cargo(lines: list[str], exit_code: int) -> str | Filtered:
         return head
     out = [head]
     keep = False
+    lines = _user_frames(lines)
     for ln in lines:
         if ln.startswith("---- ") and ln.endswith(" ----"):
             keep = True  # the first failure's captured output: from here to the result line
@@ -264,6 +277,40 @@ def _cargo(lines: list[str], exit_code: int) -> str | Filtered:
     if exit_code != 0 and len(out) == 1:
         raise Unrecognized("failed without failure blocks")  # e.g. a compile error
     return "\n".join(out)
+
+
+_RUST_FRAME = re.compile(r"^\s+\d+: (.*)$")
+_RUST_LIB = (
+    "std::",
+    "core::",
+    "alloc::",
+    "test::",
+    "__rust",
+    "<fn()",
+    "<alloc::",
+    "<core::",
+    "<std::",
+    "<usize",
+    "<T as",
+    "<F as",
+)
+
+
+def _user_frames(lines: list[str]) -> list[str]:
+    """A Rust backtrace without the standard library's frames (``N: std::...`` / ``at /rustc/...``)."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = _RUST_FRAME.match(lines[i])
+        if m:
+            at = lines[i + 1] if i + 1 < len(lines) and lines[i + 1].lstrip().startswith("at ") else None
+            lib = m[1].startswith(_RUST_LIB) or (at is not None and ("/rustc/" in at or "/.cargo/" in at))
+            if lib:
+                i += 2 if at is not None else 1
+                continue
+        out.append(lines[i])
+        i += 1
+    return out
 
 
 def _go(lines: list[str], exit_code: int) -> str | Filtered:

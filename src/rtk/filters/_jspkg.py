@@ -28,7 +28,9 @@ def _sub(argv: list[str]) -> str:
 _NPM_ERR = ("npm error", "npm ERR!")
 _NPM_WARN = ("npm warn", "npm WARN")
 # Lines of npm's lifecycle failure report that only restate the exit code and the command.
-_LIFECYCLE = re.compile(r"^(?:Lifecycle script `.*` failed with error:|code \d+|path .*|workspace .*|location .*|command failed|command sh -c .*|signal .*)$")
+_LIFECYCLE = re.compile(
+    r"^(?:Lifecycle script `.*` failed with error:|code \d+|path .*|workspace .*|location .*|command failed|command sh -c .*|signal .*)$"
+)
 
 
 def npm_errors(lines: list[str]) -> tuple[list[str], int]:
@@ -89,7 +91,9 @@ _NPM_RESULT = re.compile(r"^(?:added|removed|changed|up to date|audited)\b.*?(?:
 _NPM_VULN = re.compile(r"^(?:found )?(\d+) vulnerabilit(?:y|ies)(?: \(([^)]*)\))?")
 _PNPM_DONE = re.compile(r"^Done in (\S+)(?: using pnpm v(\S+))?$")
 _PNPM_PKGS = re.compile(r"^Packages: ([+-]\d+(?: [+-]\d+)?)$")
-_BUN_DONE = re.compile(r"^(\d+) packages? installed \[([^\]]+)\]$|^Checked (\d+) installs? across (\d+) packages? \(no changes\) \[([^\]]+)\]$")
+_BUN_DONE = re.compile(
+    r"^(\d+) packages? installed \[([^\]]+)\]$|^Checked (\d+) installs? across (\d+) packages? \(no changes\) \[([^\]]+)\]$"
+)
 _YARN_DONE = re.compile(r"^Done in (\S+?)\.?$")
 
 
@@ -106,7 +110,9 @@ def install(argv: list[str], output: str, exit_code: int) -> str | Filtered | No
     return _bun_install(argv, lines, exit_code, dep, warns, warn_texts)
 
 
-def _npm_install(argv: list[str], lines: list[str], code: int, dep: int, warns: int, texts: list[str]) -> str | Filtered:
+def _npm_install(
+    argv: list[str], lines: list[str], code: int, dep: int, warns: int, texts: list[str]
+) -> str | Filtered:
     sub = _sub(argv)
     errors, cut = npm_errors(lines)
     result = next((ln for ln in lines if _NPM_RESULT.match(ln)), None)
@@ -122,7 +128,21 @@ def _npm_install(argv: list[str], lines: list[str], code: int, dep: int, warns: 
     for ln in lines:
         if ln in known or not ln.strip() or ln.startswith(_NPM_WARN):
             continue
-        if _NPM_VULN.match(ln) or "looking for funding" in ln or ln.strip().startswith(("run `npm fund`", "run `npm audit", "npm audit fix", "To address", "Run `npm audit`", "To address all issues", "Some issues need review")):
+        if (
+            _NPM_VULN.match(ln)
+            or "looking for funding" in ln
+            or ln.strip().startswith(
+                (
+                    "run `npm fund`",
+                    "run `npm audit",
+                    "npm audit fix",
+                    "To address",
+                    "Run `npm audit`",
+                    "To address all issues",
+                    "Some issues need review",
+                )
+            )
+        ):
             continue
         if ln.startswith(("> ", "  ")) or ln.startswith("npm notice"):
             continue  # install scripts' headers, audit hints, update notices
@@ -133,11 +153,19 @@ def _npm_install(argv: list[str], lines: list[str], code: int, dep: int, warns: 
     return text + _noise_note(dep, warns)
 
 
-def _pnpm_install(argv: list[str], lines: list[str], code: int, dep: int, warns: int, texts: list[str]) -> str | Filtered:
+def _pnpm_install(
+    argv: list[str], lines: list[str], code: int, dep: int, warns: int, texts: list[str]
+) -> str | Filtered:
     sub = _sub(argv)
     done = next((m for m in map(_PNPM_DONE.match, lines) if m), None)
     if code != 0:
-        keep = [ln for ln in lines if ln.strip() and not ln.startswith(("Progress:", "Packages:", "+++", "---")) and not set(ln.strip()) <= set("+-")]
+        keep = [
+            ln
+            for ln in lines
+            if ln.strip()
+            and not ln.startswith(("Progress:", "Packages:", "+++", "---"))
+            and not set(ln.strip()) <= set("+-")
+        ]
         if not keep:
             raise Unrecognized("failed without a message")
         return "\n".join([f"pnpm {sub}: failed (exit {code})", *keep])
@@ -147,7 +175,11 @@ def _pnpm_install(argv: list[str], lines: list[str], code: int, dep: int, warns:
     direct: list[str] = []
     section = ""
     for ln in lines:
-        if ln.endswith(":") and ln[:1].isalpha() and ln.rstrip(":") in ("dependencies", "devDependencies", "optionalDependencies"):
+        if (
+            ln.endswith(":")
+            and ln[:1].isalpha()
+            and ln.rstrip(":") in ("dependencies", "devDependencies", "optionalDependencies")
+        ):
             section = ln.rstrip(":")
             continue
         if section and ln.startswith(("+ ", "- ")):
@@ -161,7 +193,9 @@ def _pnpm_install(argv: list[str], lines: list[str], code: int, dep: int, warns:
     return Filtered(text + _noise_note(dep, warns), cut)
 
 
-def _yarn_install(argv: list[str], lines: list[str], code: int, dep: int, warns: int, texts: list[str]) -> str | Filtered:
+def _yarn_install(
+    argv: list[str], lines: list[str], code: int, dep: int, warns: int, texts: list[str]
+) -> str | Filtered:
     sub = _sub(argv) if len(argv) > 1 else "install"
     errors = [ln for ln in lines if ln.startswith("error ")]
     if code != 0:
@@ -176,13 +210,19 @@ def _yarn_install(argv: list[str], lines: list[str], code: int, dep: int, warns:
     return text + _noise_note(dep, warns)
 
 
-def _bun_install(argv: list[str], lines: list[str], code: int, dep: int, warns: int, texts: list[str]) -> str | Filtered:
+def _bun_install(
+    argv: list[str], lines: list[str], code: int, dep: int, warns: int, texts: list[str]
+) -> str | Filtered:
     sub = _sub(argv)
     errors = [ln for ln in lines if ln.startswith(("error:", "error "))]
     if code != 0:
         if not errors:
             raise Unrecognized("failed without errors")
-        keep = [ln for ln in lines if ln.strip() and not ln.startswith(("bun install v", "bun add v", "Resolving", "Resolved"))]
+        keep = [
+            ln
+            for ln in lines
+            if ln.strip() and not ln.startswith(("bun install v", "bun add v", "Resolving", "Resolved"))
+        ]
         return "\n".join([f"bun {sub}: failed (exit {code})", *keep])
     done = next((m for m in map(_BUN_DONE.match, lines) if m), None)
     if done is None:
@@ -249,7 +289,10 @@ def listing(argv: list[str], output: str, exit_code: int) -> str | Filtered | No
     if other and not errors:
         raise Unrecognized("unknown lines")
     top = [e for d, e in entries if d == 0]
-    out = [f"{root}: {plural(len(top), 'top-level package')}" + (f" ({count_line})" if count_line and tool == "pnpm" else "")]
+    out = [
+        f"{root}: {plural(len(top), 'top-level package')}"
+        + (f" ({count_line})" if count_line and tool == "pnpm" else "")
+    ]
     n = limit("list_max_items")
     cut = 0
     items = [("  " * max(d, 0)) + e for d, e in entries]
@@ -304,7 +347,10 @@ def outdated(argv: list[str], output: str, exit_code: int) -> str | Filtered | N
         wanted = col("wanted")
         extra = f" (wanted {wanted})" if wanted and wanted not in (col("latest"), col("current")) else ""
         dep = col("package type") or col("dependency type")
-        items.append(f"{col('package')} {col('current') or 'missing'} -> {col('latest')}{extra}" + (f" [{dep}]" if dep and dep != "dependencies" else ""))
+        items.append(
+            f"{col('package')} {col('current') or 'missing'} -> {col('latest')}{extra}"
+            + (f" [{dep}]" if dep and dep != "dependencies" else "")
+        )
     shown, cut = _cap(items)
     return Filtered(f"{tool} outdated: {plural(len(items), 'package')}\n" + "\n".join(shown), cut)
 
@@ -340,7 +386,13 @@ def run_script(argv: list[str], output: str, exit_code: int) -> str | Filtered |
             if i < len(lines) and not lines[i].strip():
                 i += 1
             continue
-        if tool == "npm" and ln.startswith("> ") and re.match(r"^> \S+@\S+ \S+", ln) and i < len(lines) and lines[i].startswith("> "):
+        if (
+            tool == "npm"
+            and ln.startswith("> ")
+            and re.match(r"^> \S+@\S+ \S+", ln)
+            and i < len(lines)
+            and lines[i].startswith("> ")
+        ):
             commands.append(lines[i][2:])  # a pre/post script in the middle
             i += 1
             continue
@@ -362,7 +414,11 @@ def run_script(argv: list[str], output: str, exit_code: int) -> str | Filtered |
         body.pop()
     while body and not body[0].strip():
         body.pop(0)
-    errors = [t for t in npm_tail if t.startswith(_NPM_ERR) and not _LIFECYCLE.match(t.split(" ", 2)[2] if t.count(" ") >= 2 else "")]
+    errors = [
+        t
+        for t in npm_tail
+        if t.startswith(_NPM_ERR) and not _LIFECYCLE.match(t.split(" ", 2)[2] if t.count(" ") >= 2 else "")
+    ]
     errors = [e for e in errors if e.rstrip() not in ("npm error", "npm ERR!")]
     warns = [t for t in npm_tail if t.startswith(_NPM_WARN)]
     if not commands and not errors:

@@ -114,8 +114,9 @@ def mocha(argv: list[str], output: str, exit_code: int) -> str | Filtered | None
         raise Unrecognized(f"{nfail} failing, {len(failures)} printed")
     if exit_code == 0 and nfail:
         raise Unrecognized("failures but exit 0")
-    head = f"mocha: {counts([('failed', nfail), ('passed', totals.get('passing', 0)), ('pending', totals.get('pending', 0))]) or '0 tests'}" + (
-        f" in {took}" if took else ""
+    head = (
+        f"mocha: {counts([('failed', nfail), ('passed', totals.get('passing', 0)), ('pending', totals.get('pending', 0))]) or '0 tests'}"
+        + (f" in {took}" if took else "")
     )
     if exit_code == 0:
         return head
@@ -166,7 +167,16 @@ def node_test(argv: list[str], output: str, exit_code: int) -> str | Filtered | 
         raise Unrecognized("failures but exit 0")
     ms = stats.get("duration_ms")
     took = f" in {float(ms) / 1000:.2f}s" if ms else ""
-    parts = [(w, int(stats.get(k, 0))) for w, k in (("failed", "fail"), ("cancelled", "cancelled"), ("passed", "pass"), ("skipped", "skipped"), ("todo", "todo"))]
+    parts = [
+        (w, int(stats.get(k, 0)))
+        for w, k in (
+            ("failed", "fail"),
+            ("cancelled", "cancelled"),
+            ("passed", "pass"),
+            ("skipped", "skipped"),
+            ("todo", "todo"),
+        )
+    ]
     head = f"node --test: {counts(parts) or '0 tests'}{took}"
     if exit_code == 0:
         return head
@@ -307,7 +317,9 @@ def _spec_body(body: list[str]) -> list[str]:
     for k, ln in enumerate(body):
         if ln.strip().startswith("at ") and ln.rstrip().endswith(" {"):
             pad = " " * (len(ln) - len(ln.lstrip()))
-            tail = [pad + x.strip().rstrip(",") for x in body[k + 1 :] if x.strip().startswith(("actual:", "expected:"))]
+            tail = [
+                pad + x.strip().rstrip(",") for x in body[k + 1 :] if x.strip().startswith(("actual:", "expected:"))
+            ]
             body = [*body[:k], ln.rstrip()[:-2], *tail]
             break
     return clean_body(body)

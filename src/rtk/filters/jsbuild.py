@@ -118,7 +118,11 @@ def next_build(argv: list[str], output: str, exit_code: int) -> str | Filtered |
             kinds[r[0]] = kinds.get(r[0], 0) + 1
         names = {"○": "static", "●": "SSG", "ƒ": "dynamic", "λ": "dynamic", "◐": "partial prerender"}
         kind_text = ", ".join(f"{n} {names.get(k, k)}" for k, n in kinds.items())
-        head = f"next build: ok" + (f", compiled in {compiled}" if compiled else "") + f"; {plural(len(routes), 'route')} ({kind_text})"
+        head = (
+            "next build: ok"
+            + (f", compiled in {compiled}" if compiled else "")
+            + f"; {plural(len(routes), 'route')} ({kind_text})"
+        )
         n = limit("list_max_items")
         shown = routes if len(routes) <= n + 1 else routes[:n]
         cut = len(routes) - len(shown)
@@ -215,4 +219,8 @@ def prisma(argv: list[str], output: str, exit_code: int) -> str | Filtered | Non
         return "\n".join([f"prisma {sub}: failed (exit {exit_code})", *keep])
     if errors:
         raise Unrecognized("error lines on exit 0")
-    return "\n".join([f"prisma {sub}:", *("  " + k.strip() for k in keep)]) if len(keep) > 1 else f"prisma {sub}: {keep[0].strip()}"
+    return (
+        "\n".join([f"prisma {sub}:", *("  " + k.strip() for k in keep)])
+        if len(keep) > 1
+        else f"prisma {sub}: {keep[0].strip()}"
+    )

@@ -145,7 +145,11 @@ def eslint(argv: list[str], output: str, exit_code: int) -> str | Filtered | Non
         if ln.startswith("  ") and "potentially fixable" in ln:
             fixable.append(ln.strip())
             continue
-        if not ln.startswith(" ") and (ln.startswith(("/", "./")) or re.match(r"^[A-Za-z]:\\", ln) or "." in ln) and " " not in ln.strip():
+        if (
+            not ln.startswith(" ")
+            and (ln.startswith(("/", "./")) or re.match(r"^[A-Za-z]:\\", ln) or "." in ln)
+            and " " not in ln.strip()
+        ):
             file = ln.strip()
             continue
         m = _ESLINT_ROW.match(ln)
@@ -214,7 +218,7 @@ def oxlint(argv: list[str], output: str, exit_code: int) -> str | Filtered | Non
             took, files = m[1], m[2]
             continue
         s = ln.strip()
-        if not s or pending is None and (s[0] in "|:`," or s[:1].isdigit() or s.startswith("help:")):
+        if not s or (pending is None and (s[0] in "|:`," or s[:1].isdigit() or s.startswith("help:"))):
             continue
         if pending is None and re.match(r"^\d+ \|", s):
             continue
@@ -368,7 +372,10 @@ def prettier(argv: list[str], output: str, exit_code: int) -> str | Filtered | N
         if not files and not errors:
             raise Unrecognized("no result")
         if files:
-            out.append(f"prettier: {plural(len(files), 'file')} need formatting" + (f" ({summary})" if not summary.startswith("Code style issues found") else ""))
+            out.append(
+                f"prettier: {plural(len(files), 'file')} need formatting"
+                + (f" ({summary})" if not summary.startswith("Code style issues found") else "")
+            )
             shown, cut = _cap_files(files)
             out.extend(shown)
     if errors:

@@ -68,7 +68,7 @@ def select(argv: list[str]) -> Spec | None:
         sub = "install"  # a bare `yarn` installs
     if sub is None:
         return None
-    if sub in ("exec", "x", "dlx") and tool != "yarn" or (tool == "yarn" and sub == "exec"):
+    if (sub in ("exec", "x", "dlx") and tool != "yarn") or (tool == "yarn" and sub == "exec"):
         inner = peel(argv)
         return lookup_inner(inner, argv) if inner else None
     if sub in _INSTALL or (tool in ("pnpm", "yarn", "bun") and sub in ("add", "update", "up", "upgrade")):
@@ -145,7 +145,9 @@ def _live_command(cmd: str) -> bool:
         inner = split_command(part.strip())
         if not inner:
             continue
-        if inner[0] == "vite" and (len(inner) == 1 or inner[1] in ("dev", "serve", "preview") or inner[1].startswith("-")):
+        if inner[0] == "vite" and (
+            len(inner) == 1 or inner[1] in ("dev", "serve", "preview") or inner[1].startswith("-")
+        ):
             return True
         spec = lookup_inner(inner, inner)
         if spec is not None and spec.live:

@@ -185,7 +185,9 @@ def vitest(argv: list[str], output: str, exit_code: int) -> str | Filtered | Non
         raise Unrecognized("no 'Test Files' / 'Tests' summary")
     for f in failures:
         f.body = clean_body(f.body)
-    nfail_tests = sum(1 for f in failures if not f.name.endswith("(suite failed to load)") and not f.name.startswith("Unhandled"))
+    nfail_tests = sum(
+        1 for f in failures if not f.name.endswith("(suite failed to load)") and not f.name.startswith("Unhandled")
+    )
     if expected.get("Failed Tests", nfail_tests) != nfail_tests or tests.get("failed", 0) != nfail_tests:
         raise Unrecognized("failed-test count does not match the failures printed")
     nfail_suites = sum(1 for f in failures if f.name.endswith("(suite failed to load)"))

@@ -23,18 +23,24 @@ def select(argv: list[str]) -> Spec | None:
     args = argv[1:]
     if has_flag(args, *_WATCH):
         return Spec("tsc", live=True)
-    if has_flag(args, *_RAW_FLAGS) or ("-b" in args or "--build" in args) and has_flag(args, "--verbose", "--dry"):
+    if has_flag(args, *_RAW_FLAGS) or (("-b" in args or "--build" in args) and has_flag(args, "--verbose", "--dry")):
         return None
     return Spec("tsc", check)
 
 
 # src/a.ts(3,7): error TS2322: message         (plain, the default when not on a terminal)
-_PLAIN = re.compile(r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning|message) (?P<code>TS\d+): ?(?P<msg>.*)$")
+_PLAIN = re.compile(
+    r"^(?P<file>.+?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning|message) (?P<code>TS\d+): ?(?P<msg>.*)$"
+)
 # src/a.ts:3:7 - error TS2322: message          (--pretty)
-_PRETTY = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+) - (?P<sev>error|warning|message) (?P<code>TS\d+): ?(?P<msg>.*)$")
+_PRETTY = re.compile(
+    r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+) - (?P<sev>error|warning|message) (?P<code>TS\d+): ?(?P<msg>.*)$"
+)
 # error TS5023: Unknown compiler option 'x'.    (global: no file)
 _GLOBAL = re.compile(r"^(?P<sev>error|warning|message) (?P<code>TS\d+): ?(?P<msg>.*)$")
-_FOUND = re.compile(r"^Found (\d+) errors?(?: in (\d+) files?)?\.?$|^Found (\d+) errors? in the same file, starting at: .*$")
+_FOUND = re.compile(
+    r"^Found (\d+) errors?(?: in (\d+) files?)?\.?$|^Found (\d+) errors? in the same file, starting at: .*$"
+)
 _TABLE_ROW = re.compile(r"^\s+\d+\s+\S.*?(?::\d+)?$")
 
 
