@@ -11,13 +11,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtk.filterapi import Filtered, LineFilter
 
-# Flags that mean "keep running": watch modes, dev servers, interactive UIs.
-WATCH_FLAGS = frozenset(("--watch", "-w", "--watchAll", "--watch-all", "--ui", "--serve", "--open", "--inspect"))
-
-# Flags that ask for machine-readable output: the caller wants it byte for byte.
-JSON_FLAGS = frozenset(("--json", "--format=json", "--reporter=json", "-j", "--porcelain", "--parseable", "-p"))
-
-
 def has_flag(args: list[str], *names: str) -> bool:
     """True if any of ``names`` appears as a flag (``--x`` or ``--x=value``) before ``--``."""
     for a in args:
