@@ -11,6 +11,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtk.filterapi import Filtered, LineFilter
 
+
 def has_flag(args: list[str], *names: str) -> bool:
     """True if any of ``names`` appears as a flag (``--x`` or ``--x=value``) before ``--``."""
     for a in args:
