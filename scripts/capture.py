@@ -68,12 +68,18 @@ def main() -> int:
     argv = args[cut + 1 :]
     if not argv:
         ap.error("give the command after --")
-    spec = filters.lookup(argv)
+    runner = argv[1] if argv[0] == "rtk" and len(argv) > 2 and argv[1] in ("test", "err", "summary") else None
+    if runner:  # rtk's own runners: capture the command they run, as they run it
+        from rtk.commands import _generic
+
+        spec = _generic.spec_for(runner, argv[2:])
+    else:
+        spec = filters.lookup(argv)
     name = spec.name if spec else "(no filter)"
     if name != ns.filter and not ns.force_filter:
         print(f"capture: {join(argv)} maps to filter {name}, not {ns.filter} (use --force-filter)", file=sys.stderr)
         return 2
-    run_argv = (spec.run_argv if spec and spec.run_argv else None) or argv
+    run_argv = (spec.run_argv if spec and spec.run_argv else None) or (argv[2:] if runner else argv)
     env = dict(os.environ)
     if spec and spec.env:
         env.update(spec.env)
@@ -98,7 +104,7 @@ def main() -> int:
     env_note = " ".join(f"{k}={v}" for k, v in (spec.env or {}).items()) if spec else ""
     captured = (
         f"{datetime.date.today().isoformat()}: {(env_note + ' ') if env_note else ''}{join(run_argv)}"
-        f" ({tool_version(argv[0])})" + (f"; {ns.note}" if ns.note else "")
+        f" ({tool_version(run_argv[0])})" + (f"; {ns.note}" if ns.note else "")
     )
     lines = [
         "# Real output captured by scripts/capture.py; facts are what the filtered output must keep.",

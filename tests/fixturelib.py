@@ -88,7 +88,16 @@ def keeper(argv: list[str], raw: bytes) -> str:
     return tee_placeholder(argv)
 
 
+RUNNERS = ("test", "err", "summary")  # rtk's own runners: argv = ["rtk", runner, command...]
+
+
 def spec_for(fx: Fixture) -> Spec:
+    if fx.argv[0] == "rtk" and len(fx.argv) > 2 and fx.argv[1] in RUNNERS:
+        from rtk.commands import _generic
+
+        spec: Spec | None = _generic.spec_for(fx.argv[1], fx.argv[2:])
+        assert spec is not None and spec.name == fx.filter, f"{fx.name}: runner spec {spec}, fixture dir {fx.filter}"
+        return spec
     spec = filters.lookup(fx.argv)
     assert spec is not None, f"{fx.name}: no filter selected for {fx.argv}"
     assert spec.name == fx.filter, f"{fx.name}: argv selects filter {spec.name}, fixture dir says {fx.filter}"
@@ -117,10 +126,11 @@ def run(fx: Fixture) -> pipeline.Outcome:
 
     options.ultra_compact = fx.ultra_compact
     spec = spec_for(fx)
+    argv = fx.argv[2:] if fx.argv[0] == "rtk" and fx.argv[1:2] and fx.argv[1] in RUNNERS else fx.argv
     if spec.stream is not None:
-        return run_stream_offline(spec.stream, fx.argv, fx.raw, fx.exit_code)
+        return run_stream_offline(spec.stream, argv, fx.raw, fx.exit_code)
     assert spec.filter is not None
-    return pipeline.apply(spec.name, spec.filter, fx.argv, fx.raw, fx.exit_code, keeper)
+    return pipeline.apply(spec.name, spec.filter, argv, fx.raw, fx.exit_code, keeper)
 
 
 def savings(out: pipeline.Outcome) -> float:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from fixturelib import TEE_DIR, Fixture, all_fixtures, load, missing_facts, run, savings, tee_placeholder
+from fixturelib import RUNNERS, TEE_DIR, Fixture, all_fixtures, load, missing_facts, run, savings, tee_placeholder
 
 PATHS = all_fixtures()
 IDS = [f"{p.parent.name}/{p.stem}" for p in PATHS]
@@ -68,7 +68,9 @@ def test_replay_end_to_end(
     bindir.mkdir()
     raw = tmp_path / "raw"
     raw.write_bytes(fx.raw)
-    tool = bindir / os.path.basename(fx.argv[0])
+    runner = fx.argv[1] if fx.argv[0] == "rtk" and fx.argv[1:2] and fx.argv[1] in RUNNERS else None
+    argv = fx.argv[2:] if runner else fx.argv
+    tool = bindir / os.path.basename(argv[0])
     tool.write_text(f"#!/bin/sh\ncat '{raw}'\nexit {fx.exit_code}\n")
     tool.chmod(tool.stat().st_mode | stat.S_IEXEC)
     monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
@@ -80,12 +82,17 @@ def test_replay_end_to_end(
 
     options.ultra_compact = fx.ultra_compact
     try:
-        code = runmod.run_tool([os.path.basename(fx.argv[0]), *fx.argv[1:]])
+        if runner:
+            from rtk.commands import _generic
+
+            code = _generic.main(runner, [os.path.basename(argv[0]), *argv[1:]])
+        else:
+            code = runmod.run_tool([os.path.basename(argv[0]), *argv[1:]])
         captured = capfd.readouterr()
         assert code == fx.exit_code, f"{fx.name}: exit code {code}, the tool exited {fx.exit_code}"
         expected = run(fx).text
         got = captured.out
-        placeholder = tee_placeholder(fx.argv)
+        placeholder = tee_placeholder(argv)
         if placeholder in expected:
             logs = sorted(padded.glob("*.log"))
             assert logs, f"{fx.name}: output names a recovery file but none was written"

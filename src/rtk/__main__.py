@@ -14,8 +14,11 @@ import sys
 # Each module has ``main(args: list[str]) -> int`` and is imported only when run.
 COMMANDS: dict[str, tuple[str, str]] = {
     "config": ("rtk.commands.config_cmd", "show the effective configuration, or write a default file"),
+    "err": ("rtk.commands.err_cmd", "run a command, show only its errors and warnings with context"),
     "gain": ("rtk.commands.gain", "token savings recorded so far"),
     "proxy": ("rtk.commands.proxy", "run a command raw (no filter) but track it"),
+    "summary": ("rtk.commands.summary_cmd", "run a command, show the exit code, first error block and last lines"),
+    "test": ("rtk.commands.test_cmd", "run a test command, show only its failures and final counts"),
 }
 
 USAGE = """\

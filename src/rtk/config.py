@@ -53,6 +53,11 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "build_max_warnings": (60, "cargo/go/make/gcc/golangci-lint: warnings and lint findings listed"),
         "native_test_max_failures": (30, "cargo test, nextest, go test, ctest: failing tests shown in full"),
         "native_test_failure_lines": (40, "cargo test, nextest, go test, ctest: lines shown per failing test"),
+        # javascript / typescript and the generic runners
+        "lint_max_per_rule": (50, "eslint/biome/oxlint/prettier: locations listed per rule (files for prettier)"),
+        "test_max_failures": (50, "test runners: failing tests shown in full"),
+        "failure_max_lines": (40, "test runners and rtk test/err: lines kept per failure block"),
+        "list_max_items": (40, "npm ls/outdated, next routes, vite outputs: rows listed"),
     },
     "filters": {
         "disabled": ([], "filter ids never applied (their commands run raw)"),

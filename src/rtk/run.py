@@ -99,6 +99,13 @@ def run_tool(argv: list[str]) -> int:
     except Exception as e:  # a broken filter module must not stop the command
         _say(1, f"rtk: filter lookup failed for {argv[0]} ({type(e).__name__}: {e}); running raw")
         spec = None
+    return run_spec(argv, spec, started)
+
+
+def run_spec(argv: list[str], spec: Spec | None, started: float | None = None) -> int:
+    """Run ``argv`` with a given Spec (None: unfiltered); used by ``run_tool`` and ``rtk test/err/summary``."""
+    if started is None:
+        started = time.monotonic()
     if spec is not None and spec.name in config.get("filters.disabled"):
         _say(1, f"rtk: filter {spec.name} is disabled in config; running raw")
         spec = None

@@ -37,6 +37,24 @@ FAMILIES: dict[str, str] = {
     "golangci-lint": "rtk.filters.golangci",
     "make": "rtk.filters.cc",
     # --- javascript, typescript ---
+    "biome": "rtk.filters.jslint",
+    "bun": "rtk.filters.jspm",
+    "eslint": "rtk.filters.jslint",
+    "jest": "rtk.filters.jstest",
+    "mocha": "rtk.filters.jstest",
+    "next": "rtk.filters.jsbuild",
+    "node": "rtk.filters.jstest",
+    "npm": "rtk.filters.jspm",
+    "npx": "rtk.filters.jspm",
+    "oxlint": "rtk.filters.jslint",
+    "playwright": "rtk.filters.jstest",
+    "pnpm": "rtk.filters.jspm",
+    "prettier": "rtk.filters.jslint",
+    "prisma": "rtk.filters.jsbuild",
+    "tsc": "rtk.filters.tsc",
+    "vite": "rtk.filters.jsbuild",
+    "vitest": "rtk.filters.jstest",
+    "yarn": "rtk.filters.jspm",
     # --- generic runners ---
 }
 
