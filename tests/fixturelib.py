@@ -80,6 +80,10 @@ def keeper(argv: list[str], raw: bytes) -> str:
 
 def spec_for(fx: Fixture) -> Spec:
     spec = filters.lookup(fx.argv)
+    if spec is None and filters.tool_name(fx.argv[0]) not in filters.FAMILIES:
+        from rtk.dsl.spec import spec_for
+
+        spec = spec_for(fx.argv)
     assert spec is not None, f"{fx.name}: no filter selected for {fx.argv}"
     assert spec.name == fx.filter, f"{fx.name}: argv selects filter {spec.name}, fixture dir says {fx.filter}"
     return spec

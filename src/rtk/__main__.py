@@ -14,8 +14,12 @@ import sys
 # Each module has ``main(args: list[str]) -> int`` and is imported only when run.
 COMMANDS: dict[str, tuple[str, str]] = {
     "config": ("rtk.commands.config_cmd", "show the effective configuration, or write a default file"),
+    "filters": ("rtk.commands.filters_cmd", "the TOML filters: list, show NAME, validate [FILE]"),
     "gain": ("rtk.commands.gain", "token savings recorded so far"),
     "proxy": ("rtk.commands.proxy", "run a command raw (no filter) but track it"),
+    "trust": ("rtk.commands.trust_cmd", "let this project's .rtk/filters apply (records their SHA-256)"),
+    "untrust": ("rtk.commands.untrust", "stop trusting project filter files"),
+    "verify": ("rtk.commands.verify", "run the inline tests of every TOML filter"),
 }
 
 USAGE = """\

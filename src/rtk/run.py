@@ -91,6 +91,25 @@ def proxy(argv: list[str]) -> int:
     return code
 
 
+def _toml_spec(argv: list[str]) -> Spec | None:
+    """A declarative (TOML) filter for a command no Python filter family owns."""
+    if os.environ.get("RTK_NO_TOML") == "1":
+        return None
+    try:
+        from rtk.dsl import lookup
+
+        m = lookup.find(argv, report=True)
+        if m is None:
+            return None
+        from rtk.dsl.spec import spec_for_match
+
+        _say(1, f"rtk: {m.tier} TOML filter {m.name}")
+        return spec_for_match(m)
+    except Exception as e:  # a broken filter file must not stop the command
+        _say(1, f"rtk: TOML filter lookup failed for {argv[0]} ({type(e).__name__}: {e}); running raw")
+        return None
+
+
 def run_tool(argv: list[str]) -> int:
     """Run ``argv`` through its filter; return the child's exit code."""
     started = time.monotonic()
@@ -99,6 +118,9 @@ def run_tool(argv: list[str]) -> int:
     except Exception as e:  # a broken filter module must not stop the command
         _say(1, f"rtk: filter lookup failed for {argv[0]} ({type(e).__name__}: {e}); running raw")
         spec = None
+    else:
+        if spec is None and argv and filters.tool_name(argv[0]) not in filters.FAMILIES:
+            spec = _toml_spec(argv)
     if spec is not None and spec.name in config.get("filters.disabled"):
         _say(1, f"rtk: filter {spec.name} is disabled in config; running raw")
         spec = None
