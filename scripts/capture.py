@@ -69,6 +69,10 @@ def main() -> int:
     if not argv:
         ap.error("give the command after --")
     spec = filters.lookup(argv)
+    if spec is None and filters.tool_name(argv[0]) not in filters.FAMILIES:
+        from rtk.dsl.spec import spec_for  # a declarative (TOML) filter
+
+        spec = spec_for(argv)
     name = spec.name if spec else "(no filter)"
     if name != ns.filter and not ns.force_filter:
         print(f"capture: {join(argv)} maps to filter {name}, not {ns.filter} (use --force-filter)", file=sys.stderr)
