@@ -192,12 +192,6 @@ def _branch_anchored(branch: str) -> bool:
 
 _LITERAL = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_/@%:,=")
 _ESCAPED_LITERAL = frozenset("-._+/@%:,=")
-# What may follow a first word so that the word is complete (whitespace or end).
-_WORD_END = (
-    "\\s", " ", "$", "(\\s|$)", "(?:\\s|$)", "(?=\\s|$)", "(?=\\s)", "(?!\\S)", "($|\\s)", "(?:$|\\s)", "(?=$|\\s)",
-)  # fmt: skip
-
-
 def _literal_prefix(s: str) -> tuple[str, str]:
     out: list[str] = []
     i = 0
@@ -214,14 +208,44 @@ def _literal_prefix(s: str) -> tuple[str, str]:
     return "".join(out), s[i:]
 
 
+def _ends_word(rest: str, depth: int = 0) -> bool:
+    """True when every match of ``rest`` starts with whitespace or is at the end of the text."""
+    if depth > 8:
+        return False
+    while rest.startswith(("(?=", "(?!")):  # lookarounds consume nothing
+        end = _group_end(rest, 0)
+        if end < 0:
+            return False
+        rest = rest[end + 1 :]
+    if rest.startswith("$"):
+        return True
+    for ws in ("\\s", " "):
+        if rest.startswith(ws):
+            after = rest[len(ws) :]
+            if after[:1] in ("*", "?"):
+                return _ends_word(after[1:], depth + 1)
+            return True
+    if rest.startswith("("):
+        end = _group_end(rest, 0)
+        body = _group_body(rest[: end + 1]) if end > 0 else None
+        if body is None:
+            return False
+        after = rest[end + 1 :]
+        optional = after[:1] in ("*", "?")
+        if after[:1] in ("*", "?", "+"):
+            after = after[1:]
+        alts = alternatives(body)
+        ok = all(_ends_word(a, depth + 1) if a else _ends_word(after, depth + 1) for a in alts)
+        return ok and (not optional or _ends_word(after, depth + 1))
+    return False
+
+
 def _classify(word: str, rest: str) -> tuple[str, str]:
     if not word or rest[:1] in ("?", "*", "{", "+"):
         return ("any", "")
-    if rest.startswith(_WORD_END):
+    if _ends_word(rest):
         return ("exact", word)
-    if rest.startswith("\\b"):
-        return ("prefix", word)
-    if rest == "":
+    if rest.startswith("\\b") or rest == "":
         return ("prefix", word)
     return ("any", "")
 
