@@ -192,6 +192,8 @@ def _branch_anchored(branch: str) -> bool:
 
 _LITERAL = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_/@%:,=")
 _ESCAPED_LITERAL = frozenset("-._+/@%:,=")
+
+
 def _literal_prefix(s: str) -> tuple[str, str]:
     out: list[str] = []
     i = 0
