@@ -217,11 +217,11 @@ def test_python_filtered_commands_never_load_the_dsl(tmp_path: Path) -> None:
 def test_builtin_toml_filter_runs_without_parsing_toml(tmp_path: Path) -> None:
     stub_tool(tmp_path, "docker", "printf 'CONTAINER ID   IMAGE     NAMES\\nabc            busybox   c1\\n'")
     mods = loaded(tmp_path, "docker", "ps")
-    assert "rtk.dsl.engine" in mods
+    assert {"rtk.dsl.engine", "rtk.dsl._builtin"} <= mods
     assert not mods & {"tomllib", "rtk.dsl.schema", "rtk.dsl.tiers", "json", "sqlite3", "subprocess"}
 
 
 def test_unknown_tool_costs_no_regex(tmp_path: Path) -> None:
     stub_tool(tmp_path, "sometool", "echo hi")
     mods = loaded(tmp_path, "sometool")
-    assert not mods & {"re", "tomllib", "rtk.dsl.engine", "rtk.dsl.tiers"}
+    assert not mods & {"re", "tomllib", "rtk.dsl.engine", "rtk.dsl.tiers", "rtk.dsl._builtin"}

@@ -2,7 +2,8 @@
 
 Cheap by construction: the command's first word selects the candidate filters
 (for built-ins from the generated literal index ``rtk.dsl._index``, no TOML
-parsing), and only the candidates' ``match_command`` regexes are compiled. The
+parsing; the full definition comes from ``rtk.dsl._builtin`` only when a
+built-in filter is chosen), and only the candidates' ``match_command`` regexes are compiled. The
 project and user tiers cost one ``listdir`` each when they hold no files.
 
 Public API (also used by the rewrite engine):
@@ -33,17 +34,22 @@ if TYPE_CHECKING:
 
 
 class Match:
-    """A TOML filter chosen for a command."""
+    """A TOML filter chosen for a command (a built-in's definition is loaded on first use)."""
 
-    __slots__ = ("definition", "tier")
+    __slots__ = ("_definition", "name", "tier")
 
-    def __init__(self, tier: str, definition: dict[str, Any]) -> None:
+    def __init__(self, tier: str, name: str, definition: dict[str, Any] | None = None) -> None:
         self.tier = tier  # "project", "user" or "builtin"
-        self.definition = definition
+        self.name = name
+        self._definition = definition
 
     @property
-    def name(self) -> str:
-        return str(self.definition["name"])
+    def definition(self) -> dict[str, Any]:
+        if self._definition is None:
+            from rtk.dsl import _builtin
+
+            self._definition = _builtin.FILTERS[self.name]
+        return self._definition
 
     def __repr__(self) -> str:
         return f"Match({self.tier}, {self.name})"
@@ -73,7 +79,7 @@ def builtin_candidates(word: str) -> tuple[str, ...]:
     names = _index.WORDS.get(word, ())
     extra = [n for p, ns in _index.PREFIXES if word.startswith(p) for n in ns] + list(_index.ANY)
     if extra:
-        order = list(_index.FILTERS)
+        order = list(_index.MATCH)
         names = tuple(sorted(set(names) | set(extra), key=order.index))
     return names
 
@@ -103,9 +109,8 @@ def find(argv: list[str], cwd: str | None = None, report: bool = False) -> Match
 
         command = command or engine.command_string(argv)
         for n in names:
-            definition = _index.FILTERS[n]
-            if engine.matches(definition, command):
-                return Match("builtin", definition)
+            if engine.rx(_index.MATCH[n]).search(command) is not None:
+                return Match("builtin", n)
     return None
 
 
@@ -126,7 +131,7 @@ def _match_tier(
             if not word_ok(d["words"], word) or not engine.matches(d, command):
                 continue
             if info.applies:
-                return Match(tier, d)
+                return Match(tier, d["name"], d)
             if report and not notified:
                 notified = True
                 _notify_untrusted(argv, d, info.path, info.status)
