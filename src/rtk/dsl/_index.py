@@ -73,10 +73,10 @@ PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = (
 ANY: tuple[str, ...] = ()
 MATCH: dict[str, str] = {
     'ansible-playbook': '^ansible-playbook(?!.*\\s-v+(\\s|$))(\\s|$)',
-    'apt-install': '^(apt|apt-get)\\s+(-y\\s+|--yes\\s+|--no-install-recommends\\s+)*(install|reinstall|upgrade|full-upgrade|dist-upgrade|remove|purge|autoremove)(?!.*\\s(-s|--simulate|--dry-run|-q+|--print-uris)(\\s|$))(\\s|$)',
+    'apt-install': '^(apt|apt-get)(?=.*\\s(-y|--yes|--assume-yes)(\\s|$))\\s+(-y\\s+|--yes\\s+|--assume-yes\\s+|--no-install-recommends\\s+)*(install|reinstall|upgrade|full-upgrade|dist-upgrade|remove|purge|autoremove)(?!.*\\s(-s|--simulate|--dry-run|-q+|--print-uris)(\\s|$))(\\s|$)',
     'apt-update': '^(apt|apt-get)\\s+update(?!.*\\s-q+(\\s|$))(\\s|$)',
     'apt-cache-show': '^apt-cache\\s+show(\\s|$)',
-    'unzip': '^unzip(?!.*\\s-[a-zA-Z]*[lvZtp])(\\s|$)',
+    'unzip': '^unzip(?=.*\\s-[a-zA-Z]*[on](\\s|$))(?!.*\\s-[a-zA-Z]*[lvZtp])(\\s|$)',
     'zip': '^zip(\\s|$)',
     'lsof': '^lsof(?!.*\\s-F)(\\s|$)',
     'df': '^df(\\s+-[ahHiklPT]+)*\\s*$',
