@@ -74,7 +74,7 @@ def main() -> int:
 
         spec = _generic.spec_for(runner, argv[2:])
     else:
-        spec = filters.lookup(argv)
+        spec = filters.resolve(argv)
     name = spec.name if spec else "(no filter)"
     if name != ns.filter and not ns.force_filter:
         print(f"capture: {join(argv)} maps to filter {name}, not {ns.filter} (use --force-filter)", file=sys.stderr)

@@ -98,7 +98,7 @@ def spec_for(fx: Fixture) -> Spec:
         spec: Spec | None = _generic.spec_for(fx.argv[1], fx.argv[2:])
         assert spec is not None and spec.name == fx.filter, f"{fx.name}: runner spec {spec}, fixture dir {fx.filter}"
         return spec
-    spec = filters.lookup(fx.argv)
+    spec = filters.resolve(fx.argv)
     assert spec is not None, f"{fx.name}: no filter selected for {fx.argv}"
     assert spec.name == fx.filter, f"{fx.name}: argv selects filter {spec.name}, fixture dir says {fx.filter}"
     return spec

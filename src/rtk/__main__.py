@@ -15,10 +15,14 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "config": ("rtk.commands.config_cmd", "show the effective configuration, or write a default file"),
     "err": ("rtk.commands.err_cmd", "run a command, show only its errors and warnings with context"),
+    "filters": ("rtk.commands.filters_cmd", "the TOML filters: list, show NAME, validate [FILE]"),
     "gain": ("rtk.commands.gain", "token savings recorded so far"),
     "proxy": ("rtk.commands.proxy", "run a command raw (no filter) but track it"),
     "summary": ("rtk.commands.summary_cmd", "run a command, show the exit code, first error block and last lines"),
     "test": ("rtk.commands.test_cmd", "run a test command, show only its failures and final counts"),
+    "trust": ("rtk.commands.trust_cmd", "let this project's .rtk/filters apply (records their SHA-256)"),
+    "untrust": ("rtk.commands.untrust", "stop trusting project filter files"),
+    "verify": ("rtk.commands.verify", "run the inline tests of every TOML filter"),
 }
 
 USAGE = """\

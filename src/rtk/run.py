@@ -95,8 +95,8 @@ def run_tool(argv: list[str]) -> int:
     """Run ``argv`` through its filter; return the child's exit code."""
     started = time.monotonic()
     try:
-        spec = filters.lookup(argv)
-    except Exception as e:  # a broken filter module must not stop the command
+        spec = filters.resolve(argv)
+    except Exception as e:  # a broken filter module or TOML file must not stop the command
         _say(1, f"rtk: filter lookup failed for {argv[0]} ({type(e).__name__}: {e}); running raw")
         spec = None
     return run_spec(argv, spec, started)

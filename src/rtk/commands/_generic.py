@@ -48,7 +48,7 @@ def spec_for(kind: str, argv: list[str]) -> Spec:
 
     generic: FilterFunc = {"test": test_output, "err": err_output, "summary": summary_output}[kind]
     try:
-        inner = filters.lookup(argv)
+        inner = filters.resolve(argv)
     except Exception:
         inner = None
     if inner is not None and inner.name in config.get("filters.disabled"):

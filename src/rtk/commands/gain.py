@@ -65,6 +65,7 @@ def collect(ns: argparse.Namespace) -> dict[str, Any]:
             report["history"] = queries.history(db, scope, ns.history or 20)
         if ns.failures or ns.all:
             report["failures"] = queries.failures(db, scope)
+        report["untrusted_filters"] = queries.untrusted_skips(db, scope)
         return report
     finally:
         db.close()
@@ -117,6 +118,7 @@ def render_text(report: dict[str, Any], graph: bool) -> str:
         )
         out.append(f"  ({NOTE})")
         out += _failures(report)
+        out += _untrusted(report)
         return "\n".join(out) + "\n"
     out.append(
         f"  commands      {_n(s['total_commands'])}  ({_n(s['passthrough_commands'])} passthrough, {_n(s['failed_commands'])} failed)  {s['first'][:10]} .. {s['last'][:10]}"
@@ -175,7 +177,21 @@ def render_text(report: dict[str, Any], graph: bool) -> str:
             {2, 3, 4},
         )
     out += _failures(report)
+    out += _untrusted(report)
     return "\n".join(out) + "\n"
+
+
+def _untrusted(report: dict[str, Any]) -> list[str]:
+    rows = report.get("untrusted_filters") or []
+    if not rows:
+        return []
+    total = sum(r["count"] for r in rows)
+    out = ["", f"untrusted project filters skipped ({total} runs ran without them; review, then `rtk trust`)"]
+    return out + _table(
+        ["filter", "file", "runs", "last", "why"],
+        [[r["filter"], _clip(r["file"], 50), str(r["count"]), r["last"][:10], r["reason"]] for r in rows],
+        {2},
+    )
 
 
 def _failures(report: dict[str, Any]) -> list[str]:

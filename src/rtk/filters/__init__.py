@@ -85,3 +85,21 @@ def lookup(argv: list[str]) -> Spec | None:
         return None
     spec: Spec | None = fam.select(argv)
     return spec
+
+
+def resolve(argv: list[str]) -> Spec | None:
+    """``lookup``, then a declarative (TOML) filter for a command word no Python family owns.
+
+    ``rtk.dsl`` is imported only on that second path, so commands with a Python
+    filter never pay for loading TOML filters.
+    """
+    spec = lookup(argv)
+    if spec is None and argv and tool_name(argv[0]) not in FAMILIES:
+        from rtk.dsl import lookup as toml
+
+        m = toml.find(argv, report=True)  # cheap for words without a TOML filter
+        if m is not None:
+            from rtk.dsl.spec import spec_for_match
+
+            spec = spec_for_match(m)
+    return spec

@@ -24,6 +24,7 @@ COMMAND_FIELDS = (
     "exec_time_ms", "project_path", "exit_code", "cut_items", "tee_path",
 )  # fmt: skip
 FAILURE_FIELDS = ("timestamp", "raw_command", "filter", "error_message", "fallback_succeeded")
+UNTRUSTED_FIELDS = ("timestamp", "command", "filter", "file", "reason", "project_path")
 
 
 def connect(path: str | None = None) -> sqlite3.Connection:
@@ -134,9 +135,13 @@ def _claim(pending: str) -> list[str]:
     return claimed
 
 
-def _rows(path: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
-    commands: list[tuple[object, ...]] = []
-    failures: list[tuple[object, ...]] = []
+Rows = list[tuple[object, ...]]
+
+
+def _rows(path: str) -> tuple[Rows, Rows, Rows]:
+    commands: Rows = []
+    failures: Rows = []
+    untrusted: Rows = []
     with open(path, "rb") as f:
         for raw in f:
             if not raw.endswith(b"\n"):
@@ -153,7 +158,9 @@ def _rows(path: str) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]
             elif kind == "F" and len(fields) >= len(FAILURE_FIELDS):
                 ts, cmd, filt, err, ok = fields[: len(FAILURE_FIELDS)]
                 failures.append((ts, cmd, filt, err, _int(ok)))
-    return commands, failures
+            elif kind == "U" and len(fields) >= len(UNTRUSTED_FIELDS):
+                untrusted.append(tuple(fields[: len(UNTRUSTED_FIELDS)]))
+    return commands, failures, untrusted
 
 
 def ingest(db: sqlite3.Connection | None = None, *, quiet: bool = False) -> int:
@@ -172,7 +179,7 @@ def ingest(db: sqlite3.Connection | None = None, *, quiet: bool = False) -> int:
         if db is None:
             db = connect()
         for path in claimed:
-            commands, failures = _rows(path)
+            commands, failures, untrusted = _rows(path)
             db.execute("BEGIN IMMEDIATE")
             try:
                 db.executemany(
@@ -185,6 +192,11 @@ def ingest(db: sqlite3.Connection | None = None, *, quiet: bool = False) -> int:
                     "INSERT INTO parse_failures (timestamp, raw_command, filter, error_message,"
                     " fallback_succeeded) VALUES (?,?,?,?,?)",
                     failures,
+                )
+                db.executemany(
+                    "INSERT INTO untrusted_filter_skips (timestamp, command, filter, file, reason, project_path)"
+                    " VALUES (?,?,?,?,?,?)",
+                    untrusted,
                 )
                 db.execute("COMMIT")
             except BaseException:
@@ -209,6 +221,7 @@ def _apply_retention(db: sqlite3.Connection) -> None:
     cutoff = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - days * 86400))
     db.execute("DELETE FROM commands WHERE timestamp < ?", (cutoff,))
     db.execute("DELETE FROM parse_failures WHERE timestamp < ?", (cutoff,))
+    db.execute("DELETE FROM untrusted_filter_skips WHERE timestamp < ?", (cutoff,))
 
 
 def open_for_reading() -> sqlite3.Connection:

@@ -68,6 +68,25 @@ def m003_recovery_columns(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE commands ADD COLUMN tee_path TEXT NOT NULL DEFAULT ''")
 
 
+@migration
+def m004_untrusted_filter_skips(db: sqlite3.Connection) -> None:
+    # Runs where a project TOML filter matched but was not applied (never trusted, or changed).
+    db.execute(
+        """
+        CREATE TABLE untrusted_filter_skips (
+            id           INTEGER PRIMARY KEY,
+            timestamp    TEXT NOT NULL,
+            command      TEXT NOT NULL,
+            filter       TEXT NOT NULL,
+            file         TEXT NOT NULL,
+            reason       TEXT NOT NULL,            -- untrusted | changed
+            project_path TEXT NOT NULL DEFAULT ''
+        )
+        """
+    )
+    db.execute("CREATE INDEX idx_untrusted_skips_timestamp ON untrusted_filter_skips(timestamp)")
+
+
 def applied(db: sqlite3.Connection) -> set[str]:
     db.execute("CREATE TABLE IF NOT EXISTS _rtk_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     return {row[0] for row in db.execute("SELECT name FROM _rtk_migrations")}

@@ -20,7 +20,7 @@ class Scope:
         if self.since:
             clauses.append("timestamp >= ?")
             params.append(self.since)
-        if self.project and table == "commands":
+        if self.project and table in ("commands", "untrusted_filter_skips"):
             # GLOB, not LIKE: '_' and '%' in paths must match literally.
             clauses.append("(project_path = ? OR project_path GLOB ?)")
             params += [self.project, _glob_escape(self.project.rstrip("/")) + "/*"]
@@ -155,3 +155,14 @@ def failures(db: sqlite3.Connection, scope: Scope, limit: int = 10) -> list[dict
         [*params, limit],
     ).fetchall()
     return [{"filter": f, "count": n, "last": last, "last_error": err} for f, n, last, err in rows]
+
+
+def untrusted_skips(db: sqlite3.Connection, scope: Scope, limit: int = 10) -> list[dict[str, Any]]:
+    """Project TOML filters that matched a command but were not applied (untrusted or changed)."""
+    where, params = scope.where("untrusted_filter_skips")
+    rows = db.execute(
+        "SELECT filter, file, COUNT(*), MAX(timestamp), reason FROM untrusted_filter_skips"
+        f"{where} GROUP BY filter, file ORDER BY COUNT(*) DESC LIMIT ?",
+        [*params, limit],
+    ).fetchall()
+    return [{"filter": f, "file": p, "count": n, "last": last, "reason": r} for f, p, n, last, r in rows]

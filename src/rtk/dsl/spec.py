@@ -1,0 +1,55 @@
+"""A TOML filter as a runner ``Spec``: the pipeline's result, and one line saying what it hid.
+
+The runner treats it like any whole-output filter: never worse than raw, raw
+output kept and named when lines were hidden or the command failed. When the
+filter leaves nothing to show (and the command failed, so no success message
+applies), the raw output is printed.
+"""
+
+from __future__ import annotations
+
+from rtk.dsl import engine
+from rtk.filterapi import Filtered, Spec
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from rtk.dsl.lookup import Match
+
+
+def footer(name: str, res: engine.Result) -> str:
+    """``[rtk] NAME: 12 of 40 lines hidden`` (and how many were shortened), or ''."""
+    parts = []
+    if res.dropped:
+        parts.append(f"{res.dropped} of {res.total} lines hidden")
+    if res.shortened:
+        parts.append(f"{res.shortened} long line{'s' if res.shortened != 1 else ''} shortened")
+    return f"[rtk] {name}: {', '.join(parts)}" if parts else ""
+
+
+def run_filter(d: dict[str, Any], output: str, exit_code: int) -> Filtered | None:
+    """Apply definition ``d``; None (show raw) when nothing is left to show."""
+    res = engine.apply(d, output, exit_code)
+    if not res.text.strip():
+        return None
+    extra = footer(str(d["name"]), res)
+    text = res.text + ("\n" + extra if extra else "")
+    return Filtered(text, cut=res.cut)
+
+
+def spec_for_match(m: Match) -> Spec:
+    d = m.definition
+
+    def run(argv: list[str], output: str, exit_code: int) -> Filtered | None:
+        return run_filter(d, output, exit_code)
+
+    return Spec(str(d["name"]), run, merge_stderr=bool(d.get("filter_stderr")))
+
+
+def spec_for(argv: list[str]) -> Spec | None:
+    """The Spec of the TOML filter that handles ``argv`` (notices printed), or None."""
+    from rtk.dsl import lookup
+
+    m = lookup.find(argv, report=True)
+    return spec_for_match(m) if m is not None else None

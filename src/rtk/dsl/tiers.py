@@ -1,0 +1,157 @@
+"""The project and user tiers: their filter files, read once, hashed, trust-checked and cached.
+
+Each file's bytes are read once; the same bytes are hashed (for trust) and, on
+a cache miss, parsed and validated. Parsed definitions are cached with
+``marshal`` in ``<data dir>/dsl.cache`` keyed by content hash and path, so a
+command normally never imports ``tomllib``. Project files apply only when
+trusted (``rtk.dsl.trust``); user files always apply.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import sys
+
+from rtk import paths
+from rtk.dsl import trust
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+PROJECT = "project"
+USER = "user"
+BUILTIN = "builtin"
+_CACHE_VERSION = 2
+_CACHE_MAX = 128
+
+
+def project_dir(cwd: str | None = None) -> str:
+    return os.path.join(cwd or os.getcwd(), ".rtk", "filters")
+
+
+def user_dir() -> str:
+    return os.path.join(paths.config_dir(), "filters")
+
+
+def toml_files(d: str) -> list[str]:
+    """The ``*.toml`` files of a filter directory, sorted by name (none if it does not exist)."""
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return []
+    return [os.path.join(d, n) for n in sorted(names) if n.endswith(".toml") and not n.startswith(".")]
+
+
+class FileInfo:
+    """One filter file of a tier, as loaded for a command."""
+
+    __slots__ = ("defs", "digest", "fresh", "path", "problems", "status", "tests")
+
+    def __init__(
+        self,
+        path: str,
+        digest: str,
+        status: str,
+        defs: list[dict[str, Any]],
+        tests: list[dict[str, Any]],
+        problems: list[tuple[str, str, str]],
+        fresh: bool = False,
+    ) -> None:
+        self.path = path
+        self.digest = digest
+        self.status = status  # trust status (always "trusted" for user files)
+        self.defs = defs
+        self.tests = tests
+        self.problems = problems  # (level, message, filter)
+        self.fresh = fresh  # parsed now, not taken from the cache
+
+    @property
+    def applies(self) -> bool:
+        return self.status in (trust.TRUSTED, trust.ENV)
+
+
+_cache: dict[str, Any] | None = None
+_cache_dirty = False
+
+
+def _cache_file() -> str:
+    return os.path.join(paths.data_dir(), "dsl.cache")
+
+
+def _load_cache() -> dict[str, Any]:
+    global _cache
+    if _cache is None:
+        try:
+            with open(_cache_file(), "rb") as f:
+                got = marshal.load(f)
+            _cache = got[1] if isinstance(got, tuple) and got[0] == _CACHE_VERSION else {}
+        except (OSError, EOFError, ValueError, TypeError, IndexError):
+            _cache = {}
+    return _cache
+
+
+def save_cache() -> None:
+    """Write the parse cache if this process added to it (best effort)."""
+    global _cache_dirty
+    if not _cache_dirty or _cache is None:
+        return
+    _cache_dirty = False
+    items = list(_cache.items())[-_CACHE_MAX:]
+    path = _cache_file()
+    try:
+        paths.ensure_dir(os.path.dirname(path))
+        tmp = f"{path}.{os.getpid()}"
+        with open(tmp, "wb") as f:
+            marshal.dump((_CACHE_VERSION, dict(items)), f)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+def parse_cached(data: bytes, path: str, digest: str) -> tuple[list[Any], list[Any], list[tuple[str, str, str]], bool]:
+    """(defs, tests, problems, fresh): from the cache, or parsed now (fresh=True)."""
+    global _cache_dirty
+    cache = _load_cache()
+    key = f"{digest}:{path}"
+    hit = cache.get(key)
+    if hit is not None:
+        return hit[0], hit[1], hit[2], False
+    from rtk.dsl import schema
+
+    defs, tests, problems = schema.parse_bytes(data, path)
+    probs = [p.as_tuple() for p in problems]
+    cache.pop(key, None)
+    cache[key] = (defs, tests, probs)
+    _cache_dirty = True
+    return defs, tests, probs, True
+
+
+def load_file(path: str, tier: str, entries: dict[str, str] | None = None) -> FileInfo:
+    """Read one file of ``tier`` (bytes read once: hashed, trust-checked, parsed)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        problem = ("error", f"rtk: filters {path}: cannot read ({e.strerror})", "")
+        return FileInfo(path, "", trust.UNTRUSTED, [], [], [problem])
+    digest = trust.sha256_hex(data)
+    status = trust.check(path, digest, entries) if tier == PROJECT else trust.TRUSTED
+    defs, tests, probs, fresh = parse_cached(data, path, digest)
+    return FileInfo(path, digest, status, defs, tests, probs, fresh)
+
+
+def load_tier(tier: str, cwd: str | None = None) -> list[FileInfo]:
+    d = project_dir(cwd) if tier == PROJECT else user_dir()
+    files = toml_files(d)
+    if not files:
+        return []
+    entries = trust.load() if tier == PROJECT else None
+    out = [load_file(p, tier, entries) for p in files]
+    save_cache()
+    return out
+
+
+def report(msg: str) -> None:
+    print(msg, file=sys.stderr)

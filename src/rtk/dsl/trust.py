@@ -1,0 +1,91 @@
+"""Trust for project filter files: the SHA-256 recorded by ``rtk trust``, checked before a file applies.
+
+A project's ``.rtk/filters/*.toml`` can hide output from the agent, so a file
+applies only while its bytes hash to what ``rtk trust`` recorded. The store is
+``<data dir>/trusted_filters.tsv``: one ``sha256<TAB>canonical path`` per line.
+``RTK_TRUST_PROJECT_FILTERS=1`` trusts every project file, but only when ``CI``
+is set (a CI job has no one to run ``rtk trust``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from rtk import paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+TRUSTED = "trusted"
+CHANGED = "changed"
+UNTRUSTED = "untrusted"
+ENV = "env-override"
+ENV_VAR = "RTK_TRUST_PROJECT_FILTERS"
+
+
+def _sha256_factory() -> Callable[[bytes], object]:
+    # The builtin module avoids importing OpenSSL through hashlib (milliseconds).
+    try:
+        from _sha2 import sha256  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found, no-redef, unused-ignore]
+        except ImportError:  # pragma: no cover
+            from hashlib import sha256  # type: ignore[assignment, unused-ignore]
+    return sha256  # type: ignore[no-any-return, unused-ignore]
+
+
+def sha256_hex(data: bytes) -> str:
+    h = _sha256_factory()(data)
+    return str(h.hexdigest())  # type: ignore[attr-defined]
+
+
+def store_path() -> str:
+    return os.path.join(paths.data_dir(), "trusted_filters.tsv")
+
+
+def canonical(path: str) -> str:
+    return os.path.realpath(path)
+
+
+def load() -> dict[str, str]:
+    """canonical path -> trusted SHA-256."""
+    out: dict[str, str] = {}
+    try:
+        with open(store_path(), encoding="utf-8") as f:
+            for line in f:
+                digest, sep, path = line.rstrip("\n").partition("\t")
+                if sep and len(digest) == 64:
+                    out[path] = digest
+    except OSError:
+        pass
+    return out
+
+
+def save(entries: dict[str, str]) -> None:
+    path = store_path()
+    paths.ensure_dir(os.path.dirname(path))
+    tmp = f"{path}.{os.getpid()}.tmp"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        for p in sorted(entries):
+            f.write(f"{entries[p]}\t{p}\n")
+    os.replace(tmp, path)
+
+
+def env_override() -> bool | None:
+    """True: trust by env (CI); None: not asked; False: asked outside CI (ignored)."""
+    if os.environ.get(ENV_VAR) != "1":
+        return None
+    return bool(os.environ.get("CI"))
+
+
+def check(path: str, digest: str, entries: dict[str, str] | None = None) -> str:
+    """TRUSTED, CHANGED, UNTRUSTED or ENV for a project file whose bytes hash to ``digest``."""
+    if env_override():
+        return ENV
+    known = (load() if entries is None else entries).get(canonical(path))
+    if known is None:
+        return UNTRUSTED
+    return TRUSTED if known == digest else CHANGED

@@ -1,0 +1,144 @@
+"""Guards over the built-in TOML filters: count, index, anchoring, inline tests, never hiding errors."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from fixturelib import FIXTURES
+from rtk import filters
+from rtk.dsl import _builtin, _index, builtins, catalog, lookup
+
+DEFS, TESTS, PROBLEMS = builtins.load_all()
+BY_NAME = {d["name"]: d for d in DEFS}
+
+# Commands other engineers own as Python filter families: no TOML filter may claim them.
+PYTHON_OWNED = {
+    "git", "ls", "tree", "find", "fd", "grep", "rg", "wc", "diff", "env", "curl", "wget", "pytest", "ruff", "mypy",
+    "pip", "uv", "poetry", "cargo", "go", "golangci-lint", "make", "gcc", "g++", "cc", "clang", "cmake", "ctest",
+    "npm", "npx", "pnpm", "yarn", "bun", "tsc", "eslint", "biome", "prettier", "oxlint", "vitest", "jest",
+    "playwright", "node", "mocha", "next", "prisma", "vite",
+}  # fmt: skip
+
+# Lines a filter must never drop in its strip/keep stage.
+FAILURE_LINES = [
+    "error: something broke",
+    "Error: cannot open file",
+    "ERROR: build failed",
+    "src/app.c:12:5: error: expected ';'",
+    "fatal: not a repository",
+    "warning: deprecated option",
+    "WARNING: disk almost full",
+    "Build FAILED.",
+    "FAILURE: Build failed with an exception.",
+    "[ERROR] Failed to execute goal",
+    "E: Unable to locate package foo",
+    "Traceback (most recent call last):",
+    "Permission denied",
+]
+
+
+def test_builtin_files_are_valid() -> None:
+    assert not [p.message for p in PROBLEMS], "\n".join(p.message for p in PROBLEMS)
+
+
+def test_at_least_sixty_builtin_filters() -> None:
+    assert len(DEFS) >= 60, len(DEFS)
+
+
+def test_generated_modules_are_up_to_date() -> None:
+    for path, text in builtins.render_index().items():
+        with open(path, encoding="utf-8") as f:
+            assert f.read() == text, f"{path} is stale: run python scripts/build_dsl_index.py"
+
+
+def test_every_builtin_is_keyed_by_exact_first_words() -> None:
+    assert not _index.ANY and not _index.PREFIXES, "give every built-in match_command a literal first word"
+    assert list(_index.MATCH) == [d["name"] for d in DEFS]
+    assert list(_builtin.FILTERS) == [d["name"] for d in DEFS]
+
+
+@pytest.mark.parametrize("name", sorted(BY_NAME))
+def test_builtin_shape(name: str) -> None:
+    d = BY_NAME[name]
+    assert d["description"], f"{name}: describe what it keeps and drops"
+    assert d["match_command"].startswith("^")
+    words = {w for _, w in d["words"]}
+    assert not words & PYTHON_OWNED, f"{name}: {words & PYTHON_OWNED} belong to a Python filter family"
+    assert catalog.shadowing_family(d) is None
+    tests = [t for t in TESTS if t["filter"] == name]
+    assert tests, f"{name}: needs an inline test"
+    assert (FIXTURES / name).is_dir() and list((FIXTURES / name).glob("*.raw")), f"{name}: needs fixtures"
+
+
+@pytest.mark.parametrize("test", TESTS, ids=[f"{t['filter']}:{t['name'][:60]}" for t in TESTS])
+def test_inline_test_passes(test: dict[str, Any]) -> None:
+    ok, actual = catalog.run_test(BY_NAME[test["filter"]], test)
+    assert ok, catalog.diff(test["expected"], actual)
+
+
+@pytest.mark.parametrize("name", sorted(BY_NAME))
+def test_failure_lines_are_never_stripped(name: str) -> None:
+    d = BY_NAME[name]
+    strip = [re.compile(p) for p in d["strip_lines_matching"]]
+    keep = [re.compile(p) for p in d["keep_lines_matching"]]
+    for line in FAILURE_LINES:
+        assert not any(p.search(line) for p in strip), f"{name} strips {line!r}"
+        if keep:
+            assert any(p.search(line) for p in keep), f"{name} keeps only matches and drops {line!r}"
+
+
+@pytest.mark.parametrize("name", sorted(n for n, d in BY_NAME.items() if d["match_output"]))
+def test_short_circuits_yield_to_failure_words(name: str) -> None:
+    for pattern, _, unless in BY_NAME[name]["match_output"]:
+        assert unless, f"{name}: match_output {pattern!r} needs an `unless` for failure words"
+        for line in ("error: x", "Error: x", "ERROR x", "Build FAILED.", "fatal: x", "warning: x", "1 failed"):
+            assert re.search(unless, line), f"{name}: unless {unless!r} lets {line!r} through"
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (["docker", "ps", "-a"], "docker-ps"),
+        (["docker", "ps", "--format", "{{.ID}}"], None),
+        (["docker", "compose", "up", "-d"], "docker-compose"),
+        (["docker", "compose", "up"], None),
+        (["docker-compose", "down"], "docker-compose"),
+        (["kubectl", "-n", "prod", "get", "pods"], "kubectl-get"),
+        (["kubectl", "get", "pods", "-o", "json"], None),
+        (["kubectl", "logs", "-f", "pod"], None),
+        (["terraform", "plan"], "terraform-plan"),
+        (["terraform", "planet"], None),
+        (["terraform", "apply"], None),
+        (["terraform", "apply", "-auto-approve"], "terraform-apply"),
+        (["/usr/bin/df", "-h"], "df"),
+        (["df", "-h", "/tmp"], None),
+        (["ps", "-o", "pid"], None),
+        (["ps", "aux"], "ps"),
+        (["top"], None),
+        (["top", "-b", "-n1"], "top"),
+        (["mvn", "-q", "package"], None),
+        (["./gradlew", "build"], "gradle"),
+        (["apt-get", "install", "cowsay"], None),
+        (["apt-get", "install", "-y", "cowsay"], "apt-install"),
+        (["unzip", "a.zip"], None),
+        (["unzip", "-o", "a.zip"], "unzip"),
+        (["sbt"], None),
+        (["sbt", "~compile"], None),
+        (["ping", "example.com"], None),
+        (["ping", "-c", "3", "example.com"], "ping"),
+        (["top", "-b"], None),
+        (["docker", "compose", "rm"], None),
+        (["git", "status"], None),
+        (["sometool"], None),
+    ],
+)
+def test_lookup_picks_the_right_builtin(argv: list[str], name: str | None) -> None:
+    assert lookup.filter_name(argv) == name
+    assert lookup.has_filter(argv) is (name is not None)
+
+
+def test_python_families_take_precedence() -> None:
+    assert not set(_index.WORDS) & set(filters.FAMILIES)

@@ -1,0 +1,207 @@
+"""The TOML filter DSL: schema validation, first-word keys, and the 8 stages in their normative order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rtk.dsl import engine, schema
+
+
+def make(**fields: Any) -> dict[str, Any]:
+    body = {"match_command": "^tool(\\s|$)", **fields}
+    d, problems = schema.validate_filter("t", body, "test.toml")
+    assert d is not None, problems
+    return d
+
+
+def run(d: dict[str, Any], text: str, code: int = 0) -> str:
+    return engine.apply(d, text, code).text
+
+
+# --- stages ---------------------------------------------------------------------------
+
+
+def test_strip_ansi_comes_first() -> None:
+    d = make(strip_ansi=True, keep_lines_matching=["^error"])
+    assert run(d, "\x1b[31merror\x1b[0m: bad\nok\n") == "error: bad"
+
+
+def test_replace_is_per_line_chained_with_backreferences() -> None:
+    d = make(
+        replace=[
+            {"pattern": "(\\w+)=(\\d+)", "replacement": "$2<-$1"},
+            {"pattern": "<-", "replacement": " from "},
+            {"pattern": "(?P<w>x+)", "replacement": "${w}!$$"},
+        ]
+    )
+    assert run(d, "a=1 b=2\nxx\n") == "1 from a 2 from b\nxx!$"
+    assert run(d, "") == ""
+
+
+def test_replacement_backslashes_are_literal() -> None:
+    d = make(replace=[{"pattern": "/", "replacement": "\\"}])
+    assert run(d, "a/b") == "a\\b"
+
+
+def test_match_output_short_circuits_unless_failure_words() -> None:
+    d = make(
+        match_output=[{"pattern": "total size is", "message": "ok", "unless": "error|failed"}],
+        strip_lines_matching=["^noise"],
+    )
+    res = engine.apply(d, "noise\nfile\ntotal size is 3\n")
+    assert res.text == "ok" and res.short_circuit and res.dropped == 3
+    assert run(d, "noise\nerror: x\ntotal size is 3") == "error: x\ntotal size is 3"
+
+
+def test_match_output_sees_replaced_text_and_first_rule_wins() -> None:
+    d = make(
+        replace=[{"pattern": "DONE", "replacement": "finished"}],
+        match_output=[
+            {"pattern": "finished", "message": "first"},
+            {"pattern": "finished", "message": "second"},
+        ],
+    )
+    assert run(d, "DONE") == "first"
+
+
+def test_failed_command_never_gets_a_success_message() -> None:
+    d = make(match_output=[{"pattern": "ok", "message": "all good"}], strip_lines_matching=["."], on_empty="fine")
+    assert run(d, "ok", 0) == "all good"
+    res = engine.apply(d, "ok", 1)
+    assert res.text == "" and not res.short_circuit  # the runner then prints the raw output
+
+
+def test_strip_and_keep_lines() -> None:
+    assert run(make(strip_lines_matching=["^#", "^$"]), "# c\n\nx\ny") == "x\ny"
+    assert run(make(keep_lines_matching=["^E", "^W"]), "E1\ni\nW2") == "E1\nW2"
+
+
+def test_truncate_counts_characters_not_bytes() -> None:
+    res = engine.apply(make(truncate_lines_at=3), "ééééé\nab\n")
+    assert res.text == "ééé…\nab" and res.shortened == 1
+
+
+def test_head_tail_and_max_lines_markers() -> None:
+    lines = "\n".join(str(i) for i in range(1, 11))
+    assert run(make(head_lines=2, tail_lines=2), lines) == "1\n2\n... (6 lines omitted)\n9\n10"
+    assert run(make(head_lines=3), lines) == "1\n2\n3\n... (7 lines omitted)"
+    assert run(make(tail_lines=1), lines) == "... (9 lines omitted)\n10"
+    assert run(make(max_lines=4), lines) == "1\n2\n3\n4\n... (6 lines truncated)"
+    res = engine.apply(make(head_lines=2, tail_lines=2, max_lines=3), lines)
+    assert res.text == "1\n2\n... (6 lines omitted)\n... (2 lines truncated)"
+    assert res.dropped == 8
+
+
+def test_stage_order_strip_before_head() -> None:
+    d = make(strip_lines_matching=["^x"], head_lines=2)
+    assert run(d, "x\nx\na\nb\nc") == "a\nb\n... (1 lines omitted)"
+
+
+def test_on_empty() -> None:
+    d = make(strip_lines_matching=["."], on_empty="tool: ok")
+    res = engine.apply(d, "noise\n")
+    assert res.text == "tool: ok" and res.dropped == 1
+    assert run(make(strip_lines_matching=["."]), "noise") == ""
+
+
+def test_command_string_uses_the_base_name() -> None:
+    assert engine.command_string(["/usr/bin/docker", "ps", "-a"]) == "docker ps -a"
+    assert engine.command_string([]) == ""
+
+
+# --- schema ---------------------------------------------------------------------------
+
+
+def messages(problems: list[schema.Problem]) -> list[str]:
+    return [f"{p.level}: {p.message}" for p in problems]
+
+
+def test_unknown_keys_are_warnings_and_the_filter_stays() -> None:
+    doc = {"schema_version": 1, "filters": {"a": {"match_command": "^a\\b", "colour": 1}}, "extra": 2}
+    defs, _, problems = schema.validate(doc, "f.toml")
+    assert [d["name"] for d in defs] == ["a"]
+    got = messages(problems)
+    assert "warning: rtk: filters f.toml: filter a: colour: unknown key ignored" in got
+    assert any("extra: unknown top-level key" in m for m in got)
+
+
+@pytest.mark.parametrize(
+    ("body", "needle"),
+    [
+        ({"match_command": "^a", "head_lines": "3"}, "filter a: head_lines: must be a positive integer"),
+        ({"match_command": "^a", "head_lines": 0}, "filter a: head_lines: must be a positive integer"),
+        ({"match_command": "^a", "strip_ansi": "yes"}, "filter a: strip_ansi: must be true or false"),
+        ({"match_command": "^a", "strip_lines_matching": ["("]}, "filter a: strip_lines_matching[0]: bad regex"),
+        ({"match_command": "^a", "replace": [{"pattern": "x"}]}, "filter a: replace[0]: missing 'replacement'"),
+        (
+            {"match_command": "^a", "match_output": [{"pattern": "[", "message": "m"}]},
+            "match_output[0].pattern: bad regex",
+        ),
+        ({"match_command": "a|^b"}, "filter a: match_command: every alternative must start with ^"),
+        ({"description": "x"}, "filter a: match_command: required"),
+        ({"match_command": "^a", "strip_lines_matching": ["x"], "keep_lines_matching": ["y"]}, "exclude each other"),
+    ],
+)
+def test_bad_filters_are_rejected_with_file_filter_and_key(body: dict[str, Any], needle: str) -> None:
+    d, problems = schema.validate_filter("a", body, "f.toml")
+    assert d is None
+    assert any(needle in p.message and p.level == "error" for p in problems), messages(problems)
+    assert all(p.message.startswith("rtk: filters f.toml") for p in problems)
+
+
+def test_schema_version_and_toml_errors() -> None:
+    assert "expected 1" in schema.validate({"filters": {}}, "f")[2][0].message
+    _, _, problems = schema.parse_bytes(b"schema_version = 1\n[filters.a\n", "f.toml")
+    assert problems[0].level == "error" and "not valid TOML" in problems[0].message
+
+
+def test_tests_are_validated() -> None:
+    doc = {
+        "schema_version": 1,
+        "filters": {"a": {"match_command": "^a\\b"}},
+        "tests": {"a": [{"name": "n", "input": "x", "expected": "x", "exit_code": 2}, {"input": "x"}], "b": []},
+    }
+    _, tests, problems = schema.validate(doc, "f")
+    assert [t["exit_code"] for t in tests] == [2]
+    got = messages(problems)
+    assert any("missing 'expected'" in m for m in got)
+    assert any("filter b: tests: no filter of that name" in m for m in got)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "ok"),
+    [
+        ("^liquibase(?:\\s|$)", True),
+        ("^(liquibase\\b|/liquibase\\b)", True),
+        ("^pnpm\\b|^npm\\b", True),
+        ("(?i)^liquibase\\b", True),
+        ("^liquibase\\b|/liquibase\\b", False),
+        ("(?:^|/)liquibase(?:\\s|$)", False),
+        ("(^a)?b", False),
+        ("^a[|]b", True),
+    ],
+)
+def test_anchoring(pattern: str, ok: bool) -> None:
+    assert schema.anchored(pattern) is ok
+
+
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        ("^docker\\s+ps", [("exact", "docker")]),
+        ("^(docker|podman)\\s+ps", [("exact", "docker"), ("exact", "podman")]),
+        ("^df(\\s+-[ah]+)*\\s*$", [("exact", "df")]),
+        ("^x(?!.*y)(\\s|$)", [("exact", "x")]),
+        ("^ping\\b", [("prefix", "ping")]),
+        ("^ping", [("prefix", "ping")]),
+        ("^pings?\\s", [("any", "")]),
+        ("^py.test\\s", [("any", "")]),
+        ("^dfoo\\s*x", [("any", "")]),
+        ("(?i)^docker\\s", [("any", "")]),
+        ("^g\\+\\+\\s", [("exact", "g++")]),
+    ],
+)
+def test_first_words_are_a_superset(pattern: str, words: list[tuple[str, str]]) -> None:
+    assert schema.first_words(pattern) == words
