@@ -16,6 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "config": ("rtk.commands.config_cmd", "show the effective configuration, or write a default file"),
     "gain": ("rtk.commands.gain", "token savings recorded so far"),
     "proxy": ("rtk.commands.proxy", "run a command raw (no filter) but track it"),
+    "rewrite": ("rtk.rewrite.cli", "print the rtk form of a command line (for agent hooks)"),
 }
 
 USAGE = """\
@@ -46,6 +47,11 @@ def _help() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
+    if args and args[0] == "rewrite":
+        # The hot path of every agent hook: nothing else is imported.
+        from rtk.rewrite.cli import main as rewrite
+
+        return rewrite(args[1:])
     from rtk import options
 
     args, action = options.parse_global(args)
