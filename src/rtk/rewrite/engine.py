@@ -551,7 +551,8 @@ class _Walk:
         self.plans = plans
 
 
-def _walk(line: str, active_only: bool = True) -> _Walk:
+def _walk(line: str, active_only: bool = True, first_only: bool = False) -> _Walk:
+    """Plan every segment (``first_only``: stop after the first that is not ignored)."""
     parsed = _seg.parse(line)
     conf = settings()
     plans: list[tuple[_seg.Segment, _Plan]] = []
@@ -586,6 +587,8 @@ def _walk(line: str, active_only: bool = True) -> _Walk:
             else:
                 plan = _plan(seg, role, conf, line, active_only)
             plans.append((seg, plan))
+            if first_only and plan.cls.kind != "ignored":
+                return _Walk(line, parsed, plans)
     return _Walk(line, parsed, plans)
 
 
@@ -653,7 +656,9 @@ def decide(
 
 def classify(command: str, *, active_only: bool = True) -> Classification:
     """Classify one command (for a compound line, its first segment that is not ignored)."""
-    found = classify_line(command, active_only=active_only)
+    if _bad_input(command):
+        return Classification("ignored", _bad_input(command))
+    found = [p.cls for _, p in _walk(command, active_only, first_only=True).plans]
     for c in found:
         if c.kind != "ignored":
             return c

@@ -311,7 +311,7 @@ def evaluate(
     plans: list[tuple[_seg.Segment, _Plan]],
 ) -> tuple[str, str]:
     """``(verdict, reason)`` for ``line``: verdict is ``allow``, ``ask`` or ``deny``."""
-    if not (perms.allow or perms.ask or perms.deny):
+    if not (perms.allow or perms.ask or perms.deny or perms.broken):
         return "ask", "no permission rule applies (default: ask)"
     tops: list[tuple[str, list[str]]] = []  # (segment text, forms)
     extra: list[str] = []  # forms that may deny or ask but never allow

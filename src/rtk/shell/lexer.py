@@ -65,8 +65,14 @@ class _Bad(Exception):
     """Unterminated quote or substitution."""
 
 
+# A line without any of these is plain words separated by spaces.
+_PLAIN_BREAKERS = frozenset("\t\n\r;&|<>()\\'\"$`*?[#")
+
+
 def lex(line: str) -> list[Token]:
     """Tokens of ``line``; the last one is ``bad`` when the line does not lex."""
+    if _PLAIN_BREAKERS.isdisjoint(line):
+        return _plain(line)
     toks: list[Token] = []
     s = line
     n = len(s)
@@ -119,6 +125,17 @@ def lex(line: str) -> list[Token]:
                 want_delim = None
     except _Bad:
         toks.append(Token(BAD, start, n, s[start:]))
+    return toks
+
+
+def _plain(s: str) -> list[Token]:
+    """Fast path: only words and spaces."""
+    toks: list[Token] = []
+    pos = 0
+    for piece in s.split(" "):
+        if piece:
+            toks.append(Token(WORD, pos, pos + len(piece), piece))
+        pos += len(piece) + 1
     return toks
 
 
