@@ -135,7 +135,15 @@ def derive(line: str, expected: list[str | None]) -> str | None:
 
 @pytest.mark.parametrize(("line", "expected"), GOLDEN, ids=[r[0][:60] for r in GOLDEN])
 def test_this_build(line: str, expected: list[str | None]) -> None:
-    assert engine.rewrite(line) == derive(line, expected)
+    got = engine.rewrite(line)
+    want = derive(line, expected)
+    if want is None and got is not None and engine.classify(line).reason == "TOML filter":
+        # A TOML filter merged later may serve a command no Python rule covers; that
+        # rewrite must still be a pure insertion pointing at something registered.
+        ins = _insertions(line, got)
+        assert ins and all(ok for _, _, ok in ins), got
+        return
+    assert got == want
 
 
 def test_derivation_drops_unregistered_targets() -> None:

@@ -231,26 +231,27 @@ def reset() -> None:
 # ---------------------------------------------------------------------------
 
 
+_GLUED = frozenset(("-o", "-F", "-f", "-c"))  # short options often written with their value: -ojson, -c3
+
+
 def _flag_present(args: list[str], flags: tuple[str, ...]) -> str:
+    """The first of ``flags`` present in ``args`` (before ``--``), or ""."""
     for a in args:
         if a == "--":
             return ""
-        if not a.startswith("-"):
+        if len(a) < 2 or a[0] != "-":
             continue
         for f in flags:
-            if a == f or (f.startswith("--") and a.startswith(f + "=")):
+            if a == f:
                 return f
-            if (
-                len(f) == 2
-                and not a.startswith("--")
-                and 2 < len(a) <= 4
-                and a[1:].isalpha()
-                and f[1] in a[1:]
-                and (len(a) > 2 or a == f)
-            ):
-                return f
-            if len(f) == 2 and a.startswith(f) and len(a) > 2 and f in ("-o", "-F", "-f", "-c"):
-                return f  # -ojson, -cmd...
+            if f.startswith("--"):
+                if a.startswith(f + "="):
+                    return f
+            elif len(f) == 2 and not a.startswith("--"):
+                if 2 < len(a) <= 4 and a[1:].isalpha() and f[1] in a[1:]:
+                    return f  # in a cluster: -it, -ip
+                if f in _GLUED and a.startswith(f):
+                    return f
     return ""
 
 
