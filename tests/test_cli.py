@@ -33,7 +33,7 @@ def test_no_arguments_is_usage_error() -> None:
     assert p.returncode == 2 and "usage: rtk" in p.stderr
 
 
-@pytest.mark.parametrize("cmd", ["gain", "config", "proxy"])
+@pytest.mark.parametrize("cmd", ["gain", "config", "proxy", "rewrite"])
 def test_every_command_has_help(cmd: str) -> None:
     p = run(cmd, "--help")
     assert p.returncode == 0 and "usage:" in p.stdout

@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "filters": ("rtk.commands.filters_cmd", "the TOML filters: list, show NAME, validate [FILE]"),
     "gain": ("rtk.commands.gain", "token savings recorded so far"),
     "proxy": ("rtk.commands.proxy", "run a command raw (no filter) but track it"),
+    "rewrite": ("rtk.rewrite.cli", "print the rtk form of a command line (for agent hooks)"),
     "summary": ("rtk.commands.summary_cmd", "run a command, show the exit code, first error block and last lines"),
     "test": ("rtk.commands.test_cmd", "run a test command, show only its failures and final counts"),
     "trust": ("rtk.commands.trust_cmd", "let this project's .rtk/filters apply (records their SHA-256)"),
@@ -53,6 +54,11 @@ def _help() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
+    if args and args[0] == "rewrite":
+        # The hot path of every agent hook: nothing else is imported.
+        from rtk.rewrite.cli import main as rewrite
+
+        return rewrite(args[1:])
     from rtk import options
 
     args, action = options.parse_global(args)

@@ -1,0 +1,1 @@
+"""Shell command lines as data: a lexer (tokens with spans) and compound-command structure."""

@@ -1,0 +1,205 @@
+"""Permission verdicts: Claude Code settings files, globs, precedence, compound lines, the cache."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rwhelpers import AllRegistry
+
+from rtk.rewrite import engine, permissions
+from rtk.rewrite.permissions import Permissions, matches
+
+
+@pytest.fixture(autouse=True)
+def all_registered() -> Iterator[None]:
+    saved = engine.registry
+    engine.registry = AllRegistry()
+    engine.reset()
+    yield
+    engine.registry = saved
+    engine.reset()
+
+
+def settings(path: Path, allow: tuple[str, ...] = (), ask: tuple[str, ...] = (), deny: tuple[str, ...] = ()) -> Path:
+    """A Claude Code settings file with Bash(...) rules (and a rule for another tool)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    perms = {k: [f"Bash({p})" for p in v] for k, v in (("allow", allow), ("ask", ask), ("deny", deny))}
+    perms["allow"].append("Read(./**)")
+    path.write_text(json.dumps({"permissions": perms}))
+    return path
+
+
+def decide(line: str, **rules: list[str]) -> engine.Decision:
+    return engine.decide(line, permissions=Permissions(**rules))
+
+
+@pytest.mark.parametrize(
+    ("pattern", "command", "broad", "expected"),
+    [
+        ("*", "anything at all", False, True),
+        ("git status", "git status", False, True),
+        ("git status", "git status -s", False, False),
+        ("git push:*", "git push", False, True),
+        ("git push:*", "git push origin main", False, True),
+        ("git push:*", "git push-all", False, False),
+        ("git push:*", "git push-all", True, True),
+        ("git *", "git log", False, True),
+        ("git commit *", "git commit", False, True),
+        ("git * main", "git push origin main", False, True),
+        ("git * main", "git push origin dev", False, False),
+        ("ls*", "lsof", False, True),
+        ("ls *", "lsof", False, False),
+        ("npm run test *", "npm run test --watch", False, True),
+    ],
+)
+def test_pattern_matching(pattern: str, command: str, broad: bool, expected: bool) -> None:
+    assert matches(pattern, command, broad=broad) is expected
+
+
+def test_bash_entries_only() -> None:
+    assert permissions.bash_pattern("Bash(git  status)") == "git status"
+    assert permissions.bash_pattern("Bash") == "*"
+    assert permissions.bash_pattern("Bash()") == "*"
+    assert permissions.bash_pattern("Read(./src/**)") is None
+    assert permissions.bash_pattern("WebFetch") is None
+
+
+def test_default_is_ask_and_rewrite_is_printed() -> None:
+    d = decide("git status")
+    assert (d.rewritten, d.verdict, d.exit_code) == ("rtk git status", "ask", 3)
+
+
+def test_allow_rule_allows() -> None:
+    d = decide("git status", allow=("git status",))
+    assert (d.verdict, d.exit_code) == ("allow", 0)
+
+
+def test_deny_wins_over_allow_and_nothing_is_printed() -> None:
+    d = decide("git push origin main", allow=["git *"], deny=("git push:*",))
+    assert (d.rewritten, d.verdict, d.exit_code) == (None, "deny", 2)
+
+
+def test_ask_wins_over_allow() -> None:
+    d = decide("git push", allow=["git *"], ask=["git push:*"])
+    assert (d.rewritten, d.verdict) == ("rtk git push", "ask")
+
+
+def test_deny_on_a_segment_that_is_not_rewritten() -> None:
+    d = decide("git status && rm -rf build", allow=["*"], deny=["rm -rf:*"])
+    assert d.verdict == "deny"
+
+
+def test_every_segment_must_be_allowed() -> None:
+    assert decide("cd src && git status", allow=("git status",)).verdict == "ask"
+    assert decide("cd src && git status", allow=["git status", "cd:*"]).verdict == "allow"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "git status $(echo x)",
+        "git log `cat ref`",
+        "diff <(ls a) <(ls b)",
+        "git status > out.txt && ls",
+        "git log --grep=$'a\\tb'",
+        "(cd x) && git status",
+    ],
+)
+def test_never_auto_allowed(line: str) -> None:
+    d = decide(line, allow=["*"])
+    assert d.verdict in ("ask", "none"), d
+    assert d.permission == "ask"
+
+
+def test_whitespace_does_not_evade_deny() -> None:
+    assert decide("git   push    origin", deny=("git push:*",)).verdict == "deny"
+    assert decide("git\tpush", deny=("git push:*",)).verdict == "deny"
+
+
+def test_env_prefix_and_wrappers_do_not_evade_deny() -> None:
+    assert decide("FOO=1 git push", deny=("git push:*",)).verdict == "deny"
+    assert decide("timeout 9 git push", deny=("git push:*",)).verdict == "deny"
+    assert decide("/usr/bin/git push", deny=("git push:*",)).verdict == "deny"
+    assert decide("uv run pytest", deny=["pytest:*"]).verdict == "deny"
+
+
+def test_env_prefix_needs_its_own_allow() -> None:
+    assert decide("PATH=/evil git status", allow=("git status",)).verdict == "ask"
+
+
+def test_deny_inside_substitutions_and_blocks() -> None:
+    assert decide("ls $(rm -rf x)", deny=["rm:*"]).verdict == "deny"
+    assert decide("git status && (cd x && rm -rf y)", deny=["rm:*"]).verdict == "deny"
+    assert decide("if true; then rm x; fi; ls", deny=["rm:*"]).verdict == "deny"
+
+
+def test_deny_on_the_rtk_form() -> None:
+    assert decide("git status", deny=["rtk:*"]).verdict == "deny"
+
+
+def test_unreadable_settings_never_allow(tmp_path: Path) -> None:
+    bad = tmp_path / ".claude" / "settings.json"
+    bad.parent.mkdir()
+    bad.write_text("{not json")
+    d = engine.decide("git status", cwd=str(tmp_path))
+    assert d.verdict == "ask" and "unreadable" in d.reason
+
+
+def test_settings_files_are_found_and_merged(tmp_path: Path, isolated_home: Path) -> None:
+    project = tmp_path / "proj"
+    settings(project / ".claude" / "settings.json", allow=("git status",))
+    settings(project / ".claude" / "settings.local.json", deny=("git push:*",))
+    settings(isolated_home / ".claude" / "settings.json", allow=("ls:*",))
+    assert engine.decide("git status && ls -la", cwd=str(project)).verdict == "allow"
+    assert engine.decide("git push", cwd=str(project)).verdict == "deny"
+    assert engine.decide("git log", cwd=str(project)).verdict == "ask"
+
+
+def test_claude_config_dir_and_project_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cfg = tmp_path / "cfg"
+    settings(cfg / "settings.json", allow=("git status",))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(cfg))
+    assert engine.decide("git status", cwd=str(tmp_path)).verdict == "allow"
+    proj = tmp_path / "p"
+    settings(proj / ".claude" / "settings.json", deny=("git status",))
+    monkeypatch.setenv("CLAUDE_PROJECT_DIR", str(proj))
+    assert engine.decide("git status", cwd=str(tmp_path)).verdict == "deny"
+
+
+def test_other_agents_get_no_claude_rules(tmp_path: Path) -> None:
+    settings(tmp_path / ".claude" / "settings.json", allow=("git status",))
+    assert engine.decide("git status", cwd=str(tmp_path), agent=None).verdict == "ask"
+    assert engine.decide("git status", cwd=str(tmp_path), agent="claude").verdict == "allow"
+
+
+def test_cache_follows_file_changes(tmp_path: Path) -> None:
+    f = settings(tmp_path / ".claude" / "settings.json", allow=("git status",))
+    assert engine.decide("git status", cwd=str(tmp_path)).verdict == "allow"
+    settings(f, deny=("git status",))
+    os.utime(f, ns=(1, 1))  # a different mtime even on coarse clocks
+    assert engine.decide("git status", cwd=str(tmp_path)).verdict == "deny"
+
+
+PROBE = """
+import sys
+from rtk.rewrite import engine
+d = engine.decide("git status", cwd=sys.argv[1])
+print(d.verdict, "json" in sys.modules)
+"""
+
+
+def test_json_is_imported_only_when_a_settings_file_changed(tmp_path: Path) -> None:
+    settings(tmp_path / ".claude" / "settings.json", allow=("git status",))
+
+    def run() -> str:
+        p = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path)], capture_output=True, text=True, timeout=60)
+        return p.stdout.strip()
+
+    assert run() == "allow True"  # first run parses and writes the cache
+    assert run() == "allow False"  # later runs read the marshal cache
