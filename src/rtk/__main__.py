@@ -14,8 +14,13 @@ import sys
 # Each module has ``main(args: list[str]) -> int`` and is imported only when run.
 COMMANDS: dict[str, tuple[str, str]] = {
     "config": ("rtk.commands.config_cmd", "show the effective configuration, or write a default file"),
+    "deps": ("rtk.commands.deps", "summarise dependency manifests (Cargo.toml, package.json, pyproject.toml...)"),
     "gain": ("rtk.commands.gain", "token savings recorded so far"),
+    "json": ("rtk.commands.json_cmd", "a compact view of a JSON file: --depth N, --keys-only"),
+    "log": ("rtk.commands.log", "a log file with repeated lines counted once, errors and warnings summarised"),
     "proxy": ("rtk.commands.proxy", "run a command raw (no filter) but track it"),
+    "read": ("rtk.commands.read", "print files like cat/head/tail (exact bytes); --level minimal|aggressive"),
+    "smart": ("rtk.commands.smart", "a two-line description of a source file"),
 }
 
 USAGE = """\
