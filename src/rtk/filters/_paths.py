@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from rtk import config
+
+_DIGITS = re.compile(r"\d{1,12}")
 
 
 def noise_dirs() -> frozenset[str]:
@@ -20,6 +24,102 @@ def qname(name: str) -> str:
     if not name or "  " in name or name[0] in " '\"" or name[-1] == " " or "\t" in name or "\n" in name:
         return "'" + name.replace("\\", "\\\\").replace("'", "\\'").replace("\n", "\\n").replace("\t", "\\t") + "'"
     return name
+
+
+def _numbered(name: str) -> tuple[str, str, str] | None:
+    """(prefix, digits, suffix) of a name whose last run of digits can be counted on, else None."""
+    if "{" in name or "}" in name:
+        return None
+    end = len(name)
+    while end > 0 and not name[end - 1].isdigit():
+        end -= 1
+    start = end
+    while start > 0 and name[start - 1].isdigit():
+        start -= 1
+    if start == end or end - start > 12:
+        return None
+    return name[:start], name[start:end], name[end:]
+
+
+def fold(names: list[str], min_run: int = 3) -> list[tuple[str, int]]:
+    """Runs of consecutively numbered names as one brace range, in the order given.
+
+    ``record_0001.json`` ... ``record_0260.json`` becomes ``record_{0001..0260}.json``:
+    exact (a gap splits the run), so nothing is lost. Returns (shown text, names it stands for).
+    """
+    groups: dict[tuple[str, str, int], list[tuple[int, int]]] = {}
+    for idx, n in enumerate(names):
+        parts = _numbered(n)
+        if parts is None:
+            continue
+        pre, digits, suf = parts
+        width = len(digits) if digits.startswith("0") and len(digits) > 1 else 0
+        groups.setdefault((pre, suf, width), []).append((int(digits), idx))
+    token_at: dict[int, tuple[str, int]] = {}
+    absorbed: set[int] = set()
+    for (pre, suf, width), members in groups.items():
+        members.sort()
+        run: list[tuple[int, int]] = []
+        for num, idx in [*members, (-2, -1)]:
+            if run and num == run[-1][0] + 1 and (width or len(str(num)) >= 1):
+                run.append((num, idx))
+                continue
+            if len(run) >= min_run:
+                a, b = run[0][0], run[-1][0]
+                fa, fb = (str(a).zfill(width), str(b).zfill(width)) if width else (str(a), str(b))
+                if not width or (len(fa) == width and len(fb) == width):
+                    first = min(i for _, i in run)
+                    token_at[first] = (f"{pre}{{{fa}..{fb}}}{suf}", len(run))
+                    absorbed.update(i for _, i in run)
+            run = [(num, idx)]
+    out: list[tuple[str, int]] = []
+    for idx, n in enumerate(names):
+        if idx in token_at:
+            out.append(token_at[idx])
+        elif idx not in absorbed:
+            out.append((n, 1))
+    return out
+
+
+def fold_paths(paths: list[str], min_run: int = 3) -> list[tuple[str, int]]:
+    """Paths that differ only in one consecutively numbered part, as one brace range, in the order given.
+
+    ``node_modules/pkg-1/package.json`` ... ``pkg-60/package.json`` becomes
+    ``node_modules/pkg-{1..60}/package.json``; exact, like :func:`fold`.
+    """
+    cands: dict[tuple[str, str, int], list[tuple[int, int]]] = {}
+    for idx, p in enumerate(paths):
+        if "{" in p or "}" in p:
+            continue
+        for m in _DIGITS.finditer(p):
+            d = m.group()
+            width = len(d) if d.startswith("0") and len(d) > 1 else 0
+            cands.setdefault((p[: m.start()], p[m.end() :], width), []).append((int(d), idx))
+    absorbed: set[int] = set()
+    token_at: dict[int, tuple[str, int]] = {}
+    for (pre, suf, width), members in sorted(cands.items(), key=lambda kv: -len(kv[1])):
+        if len(members) < min_run:
+            break
+        avail = sorted((n, i) for n, i in members if i not in absorbed)
+        run: list[tuple[int, int]] = []
+        for num, idx in [*avail, (-2, -1)]:
+            if run and num == run[-1][0] + 1:
+                run.append((num, idx))
+                continue
+            if len(run) >= min_run:
+                a, b = run[0][0], run[-1][0]
+                fa, fb = (str(a).zfill(width), str(b).zfill(width)) if width else (str(a), str(b))
+                if not width or len(fb) == width:
+                    token_at[min(i for _, i in run)] = (f"{pre}{{{fa}..{fb}}}{suf}", len(run))
+                    absorbed.update(i for _, i in run)
+            run = [(num, idx)]
+    out: list[tuple[str, int]] = []
+    for idx, p in enumerate(paths):
+        if idx in token_at:
+            out.append(token_at[idx])
+        elif idx not in absorbed:
+            out.append((p, 1))
+    return out
 
 
 def split(path: str) -> tuple[str, str]:
@@ -81,7 +181,7 @@ class Hidden:
 
 
 def group_lines(
-    paths: list[str], dirs: set[str], per_dir: int, total_cap: int, root_label: str = "./"
+    paths: list[tuple[str, int]], dirs: set[str], per_dir: int, total_cap: int, root_label: str = "./"
 ) -> tuple[list[str], int]:
     """One line per directory, ``dir/  name  name/``, sorted; returns (lines, entries cut).
 
@@ -89,31 +189,34 @@ def group_lines(
     ``per_dir`` names are shown per directory and ``total_cap`` in all; every name
     left out is counted on the line (``+N more``) and in the returned count.
     """
-    groups: dict[str, list[str]] = {}
-    for p in paths:
+    groups: dict[str, dict[str, int]] = {}
+    for p, count in paths:
         parent, name = split(p)
         if name.endswith("/"):
             name = name[:-1]
-        if p in dirs or p.endswith("/"):
+        if p.rstrip("/") in dirs or p.endswith("/"):
             name += "/"
-        groups.setdefault(parent, []).append(name)
+        g = groups.setdefault(parent, {})
+        g[name] = g.get(name, 0) + count
     out: list[str] = []
     cut = 0
     shown_total = 0
     keys = sorted(groups)
     for i, parent in enumerate(keys):
-        names = sorted(set(groups[parent]))
+        counts = groups[parent]
+        names = [(t, c if c > 1 else counts.get(t, 1)) for t, c in fold(sorted(counts))]
         if shown_total >= total_cap:
-            rest = sum(len(set(groups[k])) for k in keys[i:])
+            rest = sum(sum(groups[k].values()) for k in keys[i:])
             out.append(f"+{rest} more in {len(keys) - i} more dirs")
             cut += rest
             break
         room = min(per_dir, total_cap - shown_total)
         shown = names if len(names) <= room + 1 else names[:room]
-        line = (parent or root_label) + "  " + "  ".join(qname(n) for n in shown)
+        line = (parent or root_label) + "  " + "  ".join(n if "{" in n else qname(n) for n, _ in shown)
         if len(shown) < len(names):
-            line += f"  +{len(names) - len(shown)} more"
-            cut += len(names) - len(shown)
+            left = sum(c for _, c in names[len(shown) :])
+            line += f"  +{left} more"
+            cut += left
         out.append(line)
         shown_total += len(shown)
     return out, cut

@@ -21,7 +21,7 @@ MASK = "****"
 _SECRET_PARTS = frozenset(
     (
         "KEY", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "PWD", "TOKEN", "TOKENS", "CREDENTIAL",
-        "CREDENTIALS", "AUTH", "PRIVATE", "JWT", "SESSION", "COOKIE", "APIKEY", "SIGNATURE", "PAT", "DSN",
+        "CREDENTIALS", "AUTH", "PRIVATE", "JWT", "COOKIE", "APIKEY", "SIGNATURE", "PAT", "DSN",
     )
 )  # fmt: skip
 _SECRET_SUBSTR = ("SECRET", "TOKEN", "PASSWORD", "PASSWD", "APIKEY", "API_KEY", "ACCESS_KEY", "PRIVATE_KEY")
@@ -102,11 +102,14 @@ def env(argv: list[str], output: str, exit_code: int) -> str:
                     seen.append(p)
             if len(seen) < len(parts):
                 deduped += len(parts) - len(seen)
-                value = ":".join(seen) + f"  ({len(parts) - len(seen)} repeated entries dropped)"
+                value = (
+                    ":".join(seen)
+                    + f"  ({plural(len(parts) - len(seen), 'repeated entry', 'repeated entries')} dropped)"
+                )
         else:
-            m = mask(f"{name}={value}")
-            if m != f"{name}={value}":
-                value = m.partition("=")[2]
+            m = mask(value)  # credential shapes inside any value: URL passwords, token formats
+            if m != value:
+                value = m
                 masked += 1
         out.append(f"{name}={value}")
     notes = [plural(len(entries), "variable")]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters._paths import Hidden, asked_for, group_lines, noise_dirs, noise_index, rel_to_root
+from rtk.filters._paths import Hidden, asked_for, fold_paths, group_lines, noise_dirs, noise_index, rel_to_root
 from rtk.text import plural, split_lines
 
 COMMANDS = ("fd", "fdfind", "find")
@@ -152,7 +152,7 @@ def _listing(
         (errors if ln.startswith(err_prefixes) else paths).append(ln)
     hidden = Hidden()
     shown: list[str] = []
-    dirs: set[str] = set()
+    noise_seen: set[str] = set()
     root_set = {r.rstrip("/") or "/" for r in roots} | {"."}
     for p in paths:
         if p.rstrip("/") in root_set:
@@ -164,9 +164,12 @@ def _listing(
         if idx >= 0:
             nd = base + "/".join(parts[: idx + 1])
             hidden.add(nd + "/")
-            dirs.add(nd)
+            noise_seen.add(nd)
             continue
         shown.append(p)
+    folded = fold_paths(shown)
+    dirs: set[str] = set(noise_seen)
+    for p, _ in folded:
         q = p.rstrip("/")
         while "/" in q:
             q = q.rsplit("/", 1)[0]
@@ -179,7 +182,7 @@ def _listing(
             return out, 0
         raise Unrecognized("no paths")
     listing, cut = group_lines(
-        shown, dirs, int(config.get("limits.find_max_per_dir")), int(config.get("limits.find_max_results"))
+        folded, dirs, int(config.get("limits.find_max_per_dir")), int(config.get("limits.find_max_results"))
     )
     out.extend(listing)
     if hidden.total:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters._paths import asked_for, noise_dirs, qname
+from rtk.filters._paths import asked_for, fold, noise_dirs, qname
 from rtk.text import plural, split_lines
 
 COMMANDS = ("tree",)
@@ -139,6 +139,7 @@ def tree(argv: list[str], output: str, exit_code: int) -> Filtered:
     if parsed is None:
         raise Unrecognized("unsupported flags")
     words = parsed[1]
+    given = {r.rstrip("/") or "/" for r in (parsed[0] or ["."])}
     noise = noise_dirs() - asked_for(noise_dirs(), words)
     cap = int(config.get("limits.tree_max_entries"))
     roots: list[_Node] = []
@@ -154,6 +155,8 @@ def tree(argv: list[str], output: str, exit_code: int) -> Filtered:
                 continue
             if tail:
                 raise Unrecognized(f"line after the report: {ln!r}")
+            if (ln.rstrip("/") or "/") not in given and not any(ln.startswith(g + "  [") for g in given):
+                raise Unrecognized(f"not an entry nor a listed directory: {ln!r}")
             node = _Node(ln)
             roots.append(node)
             stack = [node]
@@ -173,21 +176,19 @@ def tree(argv: list[str], output: str, exit_code: int) -> Filtered:
         _render(root, 0, st, noise if not inside_noise else frozenset(), True)
     out = st.out
     if st.hidden:
-        names = ", ".join(sorted(st.hidden_names))
-        out.append(f"[hidden: {st.hidden} entries in {plural(st.hidden_dirs, 'noise dir')} ({names})]")
+        out.append(f"[hidden: {st.hidden} entries in {plural(st.hidden_dirs, 'noise dir')}]")
     out.extend(tail)
     return Filtered("\n".join(out) + "\n", st.cut + st.hidden)
 
 
 class _State:
-    __slots__ = ("cap", "cut", "hidden", "hidden_dirs", "hidden_names", "out")
+    __slots__ = ("cap", "cut", "hidden", "hidden_dirs", "out")
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
         self.cut = 0
         self.hidden = 0
         self.hidden_dirs = 0
-        self.hidden_names: set[str] = set()
         self.out: list[str] = []
 
 
@@ -199,19 +200,25 @@ def _render(node: _Node, depth: int, st: _State, noise: frozenset[str], root: bo
         n = node.size()
         st.hidden += n
         st.hidden_dirs += 1
-        st.hidden_names.add(_bare(node.name) + "/")
-        out.append(f"{pad}{name}  ({plural(n, 'entry', 'entries')} hidden)")
+        out.append(f"{pad}{name}  ({n} hidden)")
         return
-    kids = node.children
-    shown = kids if len(kids) <= cap + 1 else kids[:cap]
-    files = [qname(k.name) for k in shown if not k.children]
-    out.append(pad + name + ("  " + "  ".join(files) if files else ""))
-    for k in shown:
-        if k.children:
-            _render(k, depth + 1, st, noise, False)
-    if len(shown) < len(kids):
-        rest = kids[len(shown) :]
-        below = sum(k.size() for k in rest)
-        st.cut += len(rest) + below
+    # Files (and empty or unopened dirs) share the directory's line, numbered runs folded;
+    # subdirectories follow on their own lines. At most `cap` items are shown.
+    leaves = fold([k.name for k in node.children if not k.children])
+    subdirs = [k for k in node.children if k.children]
+    room = cap if len(leaves) + len(subdirs) > cap + 1 else len(leaves) + len(subdirs)
+    shown_leaves = leaves[:room]
+    shown_dirs = subdirs[: max(0, room - len(shown_leaves))]
+    out.append(
+        pad + name + ("  " + "  ".join(t if c > 1 else qname(t) for t, c in shown_leaves) if shown_leaves else "")
+    )
+    for k in shown_dirs:
+        _render(k, depth + 1, st, noise, False)
+    rest_leaves = sum(c for _, c in leaves[len(shown_leaves) :])
+    rest_dirs = subdirs[len(shown_dirs) :]
+    if rest_leaves or rest_dirs:
+        below = sum(k.size() for k in rest_dirs)
+        n = rest_leaves + len(rest_dirs)
+        st.cut += n + below
         extra = f" ({below} entries below them)" if below else ""
-        out.append(f"{pad}  +{len(rest)} more entries{extra}")
+        out.append(f"{pad}  +{n} more entries{extra}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.filters._paths import fold_paths
 from rtk.text import split_lines
 
 COMMANDS = ("wc",)
@@ -90,12 +91,24 @@ def wc(argv: list[str], output: str, exit_code: int) -> Filtered:
     out = list(errors)
     head = " ".join(cols)
     out.append(head + (f"  (paths under {prefix})" if prefix else ""))
-    shown = rows if len(rows) <= cap + 1 else [*rows[: cap - 1], rows[-1]]
-    for nums, name in shown:
-        if name.startswith(prefix) and name != "total":
-            name = name[len(prefix) :]
-        out.append(" ".join(nums) + (f"  {name}" if name else ""))
-    cut = len(rows) - len(shown)
+    # Consecutive rows with the same counts and numbered names fold into one brace range.
+    items: list[tuple[list[str], str, int]] = []
+    i = 0
+    while i < len(rows):
+        j = i
+        while j + 1 < len(rows) and rows[j + 1][0] == rows[i][0] and rows[j + 1][1] not in ("", "total"):
+            j += 1
+        names = [n[len(prefix) :] if n.startswith(prefix) and n != "total" else n for _, n in rows[i : j + 1]]
+        for name, count in fold_paths(names) if j > i else [(names[0], 1)]:
+            items.append((rows[i][0], name, count))
+        i = j + 1
+    total_row = items.pop() if len(rows) > 1 and rows[-1][1] == "total" else None
+    shown = items if len(items) <= cap + 1 else items[:cap]
+    for nums, name, count in shown:
+        out.append(" ".join(nums) + (f"  {name}" if name else "") + ("  (each)" if count > 1 else ""))
+    cut = sum(c for _, _, c in items[len(shown) :])
     if cut:
-        out.insert(len(out) - 1, f"+{cut} more rows")
+        out.append(f"+{cut} more rows")
+    if total_row is not None:
+        out.append(" ".join(total_row[0]) + "  total")
     return Filtered("\n".join(out) + "\n", cut)
