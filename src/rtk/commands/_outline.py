@@ -19,12 +19,15 @@ _CONTAINER = re.compile(
 )
 
 
-def _display(lines: list[str], cats: list[str]) -> list[str]:
-    """Lines as shown: comments cut off (a comment-only line becomes blank)."""
-    out = []
+def _display(lines: list[str], cats: list[str]) -> list[str | None]:
+    """Lines as shown: comments cut off; None for a line that held only a comment."""
+    out: list[str | None] = []
     for line, cat in zip(lines, cats, strict=True):
         if COMMENT in cat:
             line = "".join(ch for ch, k in zip(line, cat, strict=True) if k != COMMENT).rstrip()
+            if not line.strip():
+                out.append(None)
+                continue
         out.append(line)
     return out
 
@@ -84,7 +87,7 @@ def _braces(text: str, lang: Lang) -> tuple[list[tuple[int | None, str]], int]:
             elif ch == "}":
                 if stack:
                     kind, start = stack.pop()
-                    if kind == "body" and li - start >= 2:
+                    if kind == "body" and li - start >= 3:  # a one-line body is shown, not replaced
                         elide.append((start + 1, li - 1))
                 head = []
             elif ch == ";":
@@ -107,6 +110,8 @@ def _braces(text: str, lang: Lang) -> tuple[list[tuple[int | None, str]], int]:
             cut += b - li + 1
             skip_to = b
             continue
+        if t is None:
+            continue
         rows.append((li + 1, t))
     return _collapse(rows), cut
 
@@ -124,7 +129,7 @@ class _Stmt:
         self.header = header  # ends with ":" and opens an indented block
 
 
-def _statements(lines: list[str], cats: list[str], opened: list[bool], shown: list[str]) -> list[_Stmt]:
+def _statements(lines: list[str], cats: list[str], opened: list[bool], shown: list[str | None]) -> list[_Stmt]:
     code = [
         "".join(" " if k == STRING else ch for ch, k in zip(ln, c, strict=True) if k != COMMENT)
         for ln, c in zip(lines, cats, strict=True)
@@ -132,7 +137,7 @@ def _statements(lines: list[str], cats: list[str], opened: list[bool], shown: li
     stmts: list[_Stmt] = []
     i = 0
     while i < len(lines):
-        if not shown[i].strip() and not opened[i]:
+        if not (shown[i] or "").strip() and not opened[i]:
             i += 1
             continue
         start = i
@@ -165,7 +170,9 @@ def _python(text: str, lang: Lang) -> tuple[list[tuple[int | None, str]], int]:
 
     def emit(a: int, b: int) -> None:
         for li in range(a, b + 1):
-            rows.append((li + 1, shown[li]))
+            t = shown[li]
+            if t is not None:
+                rows.append((li + 1, t))
 
     def block(lo: int, hi: int, keep_scope: bool) -> None:
         """Statements lo..hi-1 of one block."""
@@ -177,11 +184,14 @@ def _python(text: str, lang: Lang) -> tuple[list[tuple[int | None, str]], int]:
             while end < len(stmts) and stmts[end].indent > st.indent:
                 end += 1
             emit_prev_gap(st)
-            if st.header and end > k + 1:
+            if st.header and end == k + 2 and stmts[k + 1].end == stmts[k + 1].start:
+                emit(st.start, st.end)  # a one-line body is shown, not replaced
+                emit(stmts[k + 1].start, stmts[k + 1].end)
+            elif st.header and end > k + 1:
                 emit(st.start, st.end)
                 first = stmts[k + 1].start
                 last = stmts[end - 1].end
-                is_class = shown[st.start].lstrip().startswith("class ")
+                is_class = (shown[st.start] or "").lstrip().startswith("class ")
                 if is_class and keep_scope:
                     block(k + 1, end, True)
                 else:
@@ -199,8 +209,9 @@ def _python(text: str, lang: Lang) -> tuple[list[tuple[int | None, str]], int]:
             k = end
 
     def emit_prev_gap(st: _Stmt) -> None:
-        if st.start > 0 and not shown[st.start - 1].strip():
-            rows.append((None, ""))
+        prev = shown[st.start - 1] if st.start > 0 else "x"
+        if prev is not None and not prev.strip():
+            rows.append((st.start, ""))
 
     block(0, len(stmts), True)
     return _collapse(rows), cut

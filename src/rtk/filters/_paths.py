@@ -26,59 +26,13 @@ def qname(name: str) -> str:
     return name
 
 
-def _numbered(name: str) -> tuple[str, str, str] | None:
-    """(prefix, digits, suffix) of a name whose last run of digits can be counted on, else None."""
-    if "{" in name or "}" in name:
-        return None
-    end = len(name)
-    while end > 0 and not name[end - 1].isdigit():
-        end -= 1
-    start = end
-    while start > 0 and name[start - 1].isdigit():
-        start -= 1
-    if start == end or end - start > 12:
-        return None
-    return name[:start], name[start:end], name[end:]
-
-
 def fold(names: list[str], min_run: int = 3) -> list[tuple[str, int]]:
     """Runs of consecutively numbered names as one brace range, in the order given.
 
     ``record_0001.json`` ... ``record_0260.json`` becomes ``record_{0001..0260}.json``:
     exact (a gap splits the run), so nothing is lost. Returns (shown text, names it stands for).
     """
-    groups: dict[tuple[str, str, int], list[tuple[int, int]]] = {}
-    for idx, n in enumerate(names):
-        parts = _numbered(n)
-        if parts is None:
-            continue
-        pre, digits, suf = parts
-        width = len(digits) if digits.startswith("0") and len(digits) > 1 else 0
-        groups.setdefault((pre, suf, width), []).append((int(digits), idx))
-    token_at: dict[int, tuple[str, int]] = {}
-    absorbed: set[int] = set()
-    for (pre, suf, width), members in groups.items():
-        members.sort()
-        run: list[tuple[int, int]] = []
-        for num, idx in [*members, (-2, -1)]:
-            if run and num == run[-1][0] + 1 and (width or len(str(num)) >= 1):
-                run.append((num, idx))
-                continue
-            if len(run) >= min_run:
-                a, b = run[0][0], run[-1][0]
-                fa, fb = (str(a).zfill(width), str(b).zfill(width)) if width else (str(a), str(b))
-                if not width or (len(fa) == width and len(fb) == width):
-                    first = min(i for _, i in run)
-                    token_at[first] = (f"{pre}{{{fa}..{fb}}}{suf}", len(run))
-                    absorbed.update(i for _, i in run)
-            run = [(num, idx)]
-    out: list[tuple[str, int]] = []
-    for idx, n in enumerate(names):
-        if idx in token_at:
-            out.append(token_at[idx])
-        elif idx not in absorbed:
-            out.append((n, 1))
-    return out
+    return fold_paths(names, min_run)
 
 
 def fold_paths(paths: list[str], min_run: int = 3) -> list[tuple[str, int]]:
@@ -93,8 +47,12 @@ def fold_paths(paths: list[str], min_run: int = 3) -> list[tuple[str, int]]:
             continue
         for m in _DIGITS.finditer(p):
             d = m.group()
-            width = len(d) if d.startswith("0") and len(d) > 1 else 0
-            cands.setdefault((p[: m.start()], p[m.end() :], width), []).append((int(d), idx))
+            key = (p[: m.start()], p[m.end() :])
+            # "07" belongs only to runs of width 2; "10" to plain runs and to runs of width 2
+            if not (d.startswith("0") and len(d) > 1):
+                cands.setdefault((*key, 0), []).append((int(d), idx))
+            if len(d) > 1:
+                cands.setdefault((*key, len(d)), []).append((int(d), idx))
     absorbed: set[int] = set()
     token_at: dict[int, tuple[str, int]] = {}
     for (pre, suf, width), members in sorted(cands.items(), key=lambda kv: -len(kv[1])):
@@ -109,7 +67,7 @@ def fold_paths(paths: list[str], min_run: int = 3) -> list[tuple[str, int]]:
             if len(run) >= min_run:
                 a, b = run[0][0], run[-1][0]
                 fa, fb = (str(a).zfill(width), str(b).zfill(width)) if width else (str(a), str(b))
-                if not width or len(fb) == width:
+                if not width or (len(fa) == width and len(fb) == width and fa.startswith("0")):
                     token_at[min(i for _, i in run)] = (f"{pre}{{{fa}..{fb}}}{suf}", len(run))
                     absorbed.update(i for _, i in run)
             run = [(num, idx)]
