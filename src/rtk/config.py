@@ -52,7 +52,6 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "grep_max_line": (160, "grep/rg: characters shown of a long matching line (cut around the match)"),
         "wc_max_rows": (400, "wc: rows shown"),
         "diff_context": (0, "diff: unchanged lines kept around each change of a unified diff (0: positions only)"),
-        "env_max_value": (300, "env: characters shown of a long value (PATH-like lists are split instead)"),
         "json_max_items": (30, "curl/wget/rtk json: array items shown before +N more"),
         "json_max_string": (400, "curl/wget/rtk json: characters shown of a long string value"),
         "log_max_lines": (200, "rtk log: distinct lines shown (errors and warnings always shown)"),
