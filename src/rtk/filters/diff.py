@@ -276,6 +276,13 @@ def diff(argv: list[str], output: str, exit_code: int) -> Filtered | None:
             raise Unrecognized(f"line {ln!r}")
     out = [n for n in notes if n.startswith("diff: ")]
     out += [n for n in notes if not n.startswith("diff: ")]
+    if len(files) >= 2:
+        # diff -r OLD NEW: a pair OLD/rel -> NEW/rel is titled by rel alone (the agent named OLD and NEW).
+        a, b = files[-2].rstrip("/") + "/", files[-1].rstrip("/") + "/"
+        for p in pairs:
+            old, sep, new = p.title.partition(" -> ")
+            if sep and old.startswith(a) and new.startswith(b) and old[len(a) :] == new[len(b) :]:
+                p.title = old[len(a) :]
     added = removed = 0
     # A single pair of files given on the command line needs no title: the agent named them.
     titled = len(pairs) > 1 or bool(notes) or any(ln.startswith(("diff ", "--- ")) for ln in lines)
@@ -295,7 +302,7 @@ def diff(argv: list[str], output: str, exit_code: int) -> Filtered | None:
     if common:
         out.append(f"({plural(common, 'common subdirectory', 'common subdirectories')})")
     if len(pairs) > 1:
-        out.append(f"{plural(len(pairs), 'file')} with changed lines, +{added} -{removed}")
+        out.append(f"{plural(len(pairs), 'file')} differ: +{added} -{removed} lines")
     text = "\n".join(out) + "\n"
     if len(text) > 0.9 * len(output):
         return None  # a diff that is nearly all changed lines: diff's own text is as short, and exact
