@@ -14,11 +14,16 @@ import sys
 # Each module has ``main(args: list[str]) -> int`` and is imported only when run.
 COMMANDS: dict[str, tuple[str, str]] = {
     "config": ("rtk.commands.config_cmd", "show the effective configuration, or write a default file"),
+    "deps": ("rtk.commands.deps", "summarise dependency manifests (Cargo.toml, package.json, pyproject.toml...)"),
     "err": ("rtk.commands.err_cmd", "run a command, show only its errors and warnings with context"),
     "filters": ("rtk.commands.filters_cmd", "the TOML filters: list, show NAME, validate [FILE]"),
     "gain": ("rtk.commands.gain", "token savings recorded so far"),
+    "json": ("rtk.commands.json_cmd", "a compact view of a JSON file: --depth N, --keys-only"),
+    "log": ("rtk.commands.log", "a log file with repeated lines counted once, errors and warnings summarised"),
     "proxy": ("rtk.commands.proxy", "run a command raw (no filter) but track it"),
+    "read": ("rtk.commands.read", "print files like cat/head/tail (exact bytes); --level minimal|aggressive"),
     "rewrite": ("rtk.rewrite.cli", "print the rtk form of a command line (for agent hooks)"),
+    "smart": ("rtk.commands.smart", "a two-line description of a source file"),
     "summary": ("rtk.commands.summary_cmd", "run a command, show the exit code, first error block and last lines"),
     "test": ("rtk.commands.test_cmd", "run a test command, show only its failures and final counts"),
     "trust": ("rtk.commands.trust_cmd", "let this project's .rtk/filters apply (records their SHA-256)"),

@@ -9,7 +9,8 @@ output. Two kinds of filters exist:
 * a *streaming* filter is a :class:`LineFilter` fed one line at a time, so output
   reaches the caller while the command runs and memory stays flat.
 
-Returning ``None`` or raising :class:`Unrecognized` means "print the raw output".
+Returning ``None`` or raising :class:`Unrecognized` means "print the raw output";
+raising :class:`Verbatim` means "print the raw bytes exactly, whole and uncleaned".
 Any other exception is caught by the runner, which prints the raw output too.
 When a filter leaves out content (not mere noise), it reports how much in
 ``Filtered.cut`` so that the runner keeps the raw output and says where it is.
@@ -27,6 +28,10 @@ if TYPE_CHECKING:
 
 class Unrecognized(Exception):
     """The output is not what the filter knows how to read: show it raw."""
+
+
+class Verbatim(Exception):
+    """The output is data (binary, or a body not meant to be reshaped): print its exact bytes, whole."""
 
 
 class Filtered:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import sys
 
 from rtk import config, options, tee, tokens
-from rtk.filterapi import Filtered, Unrecognized
+from rtk.filterapi import Filtered, Unrecognized, Verbatim
 from rtk.text import clean, decode, split_lines
 
 TYPE_CHECKING = False
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 class Outcome:
     """What a run prints, and the figures tracking needs."""
 
-    __slots__ = ("cut", "error", "mode", "raw_text", "tee_path", "text")
+    __slots__ = ("cut", "data", "error", "mode", "raw_text", "tee_path", "text")
 
     def __init__(
         self,
@@ -44,10 +44,12 @@ class Outcome:
         cut: int = 0,
         tee_path: str | None = None,
         error: str | None = None,
+        data: bytes | None = None,
     ) -> None:
-        self.text = text  # exactly what is printed
+        self.text = text  # exactly what is printed (as text)
+        self.data = data  # when set, the exact bytes printed instead of ``text`` (verbatim data)
         self.raw_text = raw_text  # the cleaned raw output
-        self.mode = mode  # filtered | raw | raw-guard | raw-unrecognized | raw-error
+        self.mode = mode  # filtered | raw | raw-guard | raw-unrecognized | raw-error | verbatim
         self.cut = cut
         self.tee_path = tee_path
         self.error = error
@@ -100,6 +102,10 @@ def apply(
     raw_text = clean(decode(raw))
     try:
         res = func(argv, raw_text, exit_code)
+    except Verbatim:
+        # Data (a binary download, an HTML page): the bytes as the tool wrote them, whole.
+        text = decode(raw)
+        return Outcome(text, text, "verbatim", data=raw)
     except Unrecognized as e:
         _say(1, f"rtk: {name}: output not recognised ({e}); showing it raw")
         return bounded_raw(argv, raw, raw_text, exit_code, keep, "raw-unrecognized", f"unrecognized: {e}")

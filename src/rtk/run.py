@@ -38,8 +38,13 @@ class Out:
         if self.broken or not text:
             return
         self.chars += len(text)
+        self.write_bytes(text.encode("utf-8", "replace"))
+
+    def write_bytes(self, data: bytes) -> None:
+        if self.broken or not data:
+            return
         try:
-            sys.stdout.buffer.write(text.encode("utf-8", "replace"))
+            sys.stdout.buffer.write(data)
             sys.stdout.flush()
         except BrokenPipeError:
             self.broken = True
@@ -140,7 +145,10 @@ def _run_buffered(spec: Spec, argv: list[str], child: runner.Child, started: flo
         return code
     code = child.wait()
     res = pipeline.apply(spec.name, spec.filter, argv, raw, code)
-    out.write(res.text)
+    if res.data is not None:
+        out.write_bytes(res.data)
+    else:
+        out.write(res.text)
     raw_tok, out_tok = res.raw_tokens, res.out_tokens
     _say(
         1,

@@ -21,7 +21,18 @@ FAMILIES: dict[str, str] = {
     # --- git ---
     "git": "rtk.filters.git",
     # --- files, search, text ---
+    "curl": "rtk.filters.http",
+    "diff": "rtk.filters.diff",
+    "env": "rtk.filters.env",
+    "fd": "rtk.filters.find",
+    "fdfind": "rtk.filters.find",
+    "find": "rtk.filters.find",
+    "grep": "rtk.filters.grep",
     "ls": "rtk.filters.ls",
+    "rg": "rtk.filters.grep",
+    "tree": "rtk.filters.tree",
+    "wc": "rtk.filters.wc",
+    "wget": "rtk.filters.http",
     # --- python ---
     # --- rust, go, c/c++ ---
     "c++": "rtk.filters.cc",

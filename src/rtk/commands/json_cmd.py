@@ -1,0 +1,72 @@
+"""``rtk json FILE``: a compact view of a JSON document (values kept), or its keys only."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from rtk.commands._own import parse, read_input, track, write
+from rtk.errors import RtkError
+
+HELP = """\
+usage: rtk json [options] [FILE]          (no FILE, or -: standard input)
+
+A compact view of a JSON document: containers on one line when they fit, every
+value as written (numbers exactly, strings whole up to a limit), keys in order.
+Arrays longer than limits.json_max_items show their first items and "+N more
+items (M in all)"; strings longer than limits.json_max_string are cut with
+"(+N chars)". A leading byte-order mark is accepted.
+
+options:
+  -d, --depth N     show containers below depth N as {…3 keys} / […5 items]
+  --keys-only       only the structure: keys, nesting, array lengths (no values)
+  -h, --help        this help
+
+Invalid JSON is an error (exit 1) naming the line and column."""
+
+OPTIONS = {"-d": ("depth", True), "--depth": ("depth", True), "--keys-only": ("keys_only", False)}
+
+
+def main(args: list[str]) -> int:
+    started = time.monotonic()
+    a = parse("json", args, OPTIONS)
+    if a.help:
+        print(HELP)
+        return 0
+    if len(a.pos) > 1:
+        raise RtkError("json: give one file (or - for standard input)")
+    name = a.pos[0] if a.pos else "-"
+    depth = a.number("json", "depth")
+    raw = read_input("json", name)
+    from rtk import config, pipeline, tee
+    from rtk.filters import _jsonview
+    from rtk.text import decode
+
+    raw_text = decode(raw)
+    try:
+        value = _jsonview.loads(raw_text)
+    except ValueError as e:
+        import json
+
+        where = f" at line {e.lineno} column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
+        msg = e.msg if isinstance(e, json.JSONDecodeError) else str(e)
+        raise RtkError(f"json: {name}: not valid JSON{where}: {msg}") from None
+    if a.flag("keys_only"):
+        text, cut = _jsonview.keys_only(value) + "\n", 0
+    else:
+        view = _jsonview.View(
+            int(config.get("limits.json_max_items")), int(config.get("limits.json_max_string")), depth
+        )
+        text, cut = view.render(value) + "\n", view.cut
+
+    def keep(argv: list[str], data: bytes) -> str | None:
+        # A file is its own recovery copy; standard input is kept like any raw output.
+        return os.path.abspath(name) if name != "-" else tee.write(argv, data)
+
+    res = pipeline.finish(["json", *args], raw, raw_text, 0, text, cut, keep)
+    if res.mode == "raw-guard":
+        write(raw)  # the document itself, byte for byte
+    else:
+        write(res.text)
+    track("json", args, res.raw_tokens, res.out_tokens, started, 0, res.cut)
+    return 0

@@ -1,0 +1,175 @@
+"""``rtk smart FILE``: a two-line description of a source file (language, size, purpose; definitions, imports)."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+from rtk.commands._own import parse, read_input, track, write
+from rtk.errors import RtkError
+from rtk.text import plural
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtk.commands._source import Lang
+
+HELP = """\
+usage: rtk smart FILE
+
+Describe a source file in two lines, from its text alone (no model, no network):
+  1. the language, line count and purpose (module docstring or first comment)
+  2. what it defines (classes, functions, types) and what it imports
+Names beyond the first dozen are counted ("+N more").
+
+options:
+  -h, --help   this help"""
+
+_PLURALS = {"class": "classes", "def": "defs", "fn": "fns", "func": "funcs"}
+_DEFS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
+    "Python": [("class", re.compile(r"^class\s+(\w+)")), ("def", re.compile(r"^(?:async\s+)?def\s+(\w+)"))],
+    "JavaScript": [
+        ("class", re.compile(r"^(?:export\s+)?(?:default\s+)?class\s+(\w+)")),
+        ("function", re.compile(r"^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)")),
+        (
+            "function",
+            re.compile(
+                r"^(?:export\s+)?(?:const|let|var)\s+(\w+)\s*=\s*(?:async\s+)?(?:function|\([^)]*\)\s*=>|\w+\s*=>)"
+            ),
+        ),
+    ],
+    "TypeScript": [
+        ("class", re.compile(r"^(?:export\s+)?(?:default\s+)?(?:abstract\s+)?class\s+(\w+)")),
+        ("interface", re.compile(r"^(?:export\s+)?interface\s+(\w+)")),
+        ("type", re.compile(r"^(?:export\s+)?type\s+(\w+)\s*=")),
+        ("function", re.compile(r"^(?:export\s+)?(?:default\s+)?(?:async\s+)?function\s*\*?\s*(\w+)")),
+        (
+            "function",
+            re.compile(
+                r"^(?:export\s+)?(?:const|let)\s+(\w+)\s*=\s*(?:async\s+)?(?:function|\([^)]*\)\s*(?::[^=]+)?=>)"
+            ),
+        ),
+    ],
+    "Go": [
+        ("type", re.compile(r"^type\s+(\w+)\s+(?:struct|interface)")),
+        ("func", re.compile(r"^func\s+(?:\([^)]*\)\s*)?(\w+)")),
+    ],
+    "Rust": [
+        ("struct", re.compile(r"^(?:pub(?:\([^)]*\))?\s+)?struct\s+(\w+)")),
+        ("enum", re.compile(r"^(?:pub(?:\([^)]*\))?\s+)?enum\s+(\w+)")),
+        ("trait", re.compile(r"^(?:pub(?:\([^)]*\))?\s+)?trait\s+(\w+)")),
+        ("fn", re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:async\s+)?(?:const\s+)?(?:unsafe\s+)?fn\s+(\w+)")),
+    ],
+    "C-family": [
+        ("class", re.compile(r"^(?:public\s+|final\s+|abstract\s+)*(?:class|struct|interface|enum)\s+(\w+)")),
+        (
+            "function",
+            re.compile(
+                r"^(?!return\b|else\b|if\b|for\b|while\b)[\w:<>\*&\s]+?\b(\w+)\s*\([^;]*\)\s*(?:const\s*)?\{?\s*$"
+            ),
+        ),
+    ],
+    "Ruby": [("class", re.compile(r"^\s*(?:class|module)\s+([\w:]+)")), ("def", re.compile(r"^\s*def\s+([\w.?!]+)"))],
+    "shell": [("function", re.compile(r"^(?:function\s+)?([\w-]+)\s*\(\)\s*\{?"))],
+}
+_IMPORTS: dict[str, re.Pattern[str]] = {
+    "Python": re.compile(r"^(?:from\s+([\w.]+)\s+import|import\s+([\w.]+))"),
+    "JavaScript": re.compile(r"""(?:from\s+|require\(\s*|^import\s+)['"]([^'"]+)['"]"""),
+    "TypeScript": re.compile(r"""(?:from\s+|require\(\s*|^import\s+)['"]([^'"]+)['"]"""),
+    "Go": re.compile(r"""^\s*(?:import\s+)?(?:\w+\s+)?"([\w./-]+)"\s*$"""),
+    "Rust": re.compile(r"^use\s+([\w:]+)"),
+    "C-family": re.compile(r"""^#\s*include\s*[<"]([^>"]+)[>"]|^import\s+([\w.]+)"""),
+    "Ruby": re.compile(r"""^\s*require(?:_relative)?\s+['"]([^'"]+)['"]"""),
+    "shell": re.compile(r"^\s*(?:source|\.)\s+(\S+)"),
+}
+
+
+def _purpose(text: str, lang: Lang) -> str:
+    lang_name = lang.name
+    markers = sorted(
+        [*lang.line, *(op for op, _ in lang.block), *(("///", "//!", "*") if "//" in lang.line else ())],
+        key=len,
+        reverse=True,
+    )
+    lines = text.split("\n")
+    for ln in lines[:40]:
+        s = ln.strip()
+        if not s or s.startswith("#!") or s.startswith("# -*-"):
+            continue
+        if lang_name == "Python" and s[:3] in ('"""', "'''"):
+            body = s[3:].split(s[:3])[0].strip()
+            return body or (lines[lines.index(ln) + 1].strip() if lines.index(ln) + 1 < len(lines) else "")
+        for marker in markers:
+            if s.startswith(marker):
+                body = s[len(marker) :].strip().rstrip("*/").strip()
+                if body and not body.lower().startswith(("copyright", "license", "spdx", "@ts-", "eslint")):
+                    return body
+                break
+        else:
+            break
+    return ""
+
+
+def _names(items: list[str], limit: int = 12) -> str:
+    shown = ", ".join(items[:limit])
+    return shown + (f" +{len(items) - limit} more" if len(items) > limit else "")
+
+
+def describe(path: str, data: bytes) -> tuple[str, str]:
+    from rtk.commands import _source
+    from rtk.commands.read import is_binary, kind_of
+
+    size = len(data)
+    if is_binary(data):
+        return f"{path}: {kind_of(data)}, {size} bytes", "binary: no text to describe"
+    text = data.decode("utf-8", "replace")
+    n = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    lang = _source.language(path, text[:200])
+    if lang is None:
+        first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
+        return f"{path}: text, {n} lines", f"starts: {first[:120]}" if first else "empty"
+    purpose = _purpose(text, lang)
+    line1 = f"{path}: {lang.name} source, {n} lines" + (f" - {purpose[:140]}" if purpose else "")
+    code = _source.code_only(text, lang)
+    defs: dict[str, list[str]] = {}
+    for ln in code:
+        for kind, rx in _DEFS.get(lang.name, []):
+            m = rx.match(ln)
+            if m:
+                defs.setdefault(kind, [])
+                if m.group(1) not in defs[kind]:
+                    defs[kind].append(m.group(1))
+                break
+    imports: list[str] = []
+    irx = _IMPORTS.get(lang.name)
+    if irx is not None:
+        for ln in text.split("\n"):
+            m = irx.search(ln)
+            if m:
+                name = next(g for g in m.groups() if g)
+                if name not in imports:
+                    imports.append(name)
+    parts = [f"{plural(len(v), k, _PLURALS.get(k))}: {_names(v)}" for k, v in defs.items()]
+    line2 = "defines " + ("; ".join(parts) if parts else "nothing named at top level")
+    if imports:
+        line2 += f" | imports {_names(imports)}"
+    return line1, line2
+
+
+def main(args: list[str]) -> int:
+    started = time.monotonic()
+    a = parse("smart", args, {})
+    if a.help:
+        print(HELP)
+        return 0
+    if len(a.pos) != 1:
+        raise RtkError("smart: give one file")
+    path = a.pos[0]
+    if os.path.isdir(path):
+        raise RtkError(f"smart: {path}: Is a directory")
+    data = read_input("smart", path)
+    line1, line2 = describe(path, data)
+    text = f"{line1}\n{line2}\n"
+    write(text)
+    track("smart", args, (len(data.decode("utf-8", "replace")) + 3) // 4, (len(text) + 3) // 4, started, 0)
+    return 0

@@ -1,0 +1,337 @@
+"""Filters for ``grep`` and ``rg``: matches grouped by file with line numbers, long lines cut around the match.
+
+The engine the user called is the engine that runs, with the user's flags
+parsed in that engine's own grammar, plus ``-n -H`` (and ``--no-heading`` for
+rg) so every match carries its file and line. Flags that change the shape of
+the output (``-l``, ``-c``, ``-o``, ``-q``, ``-h``, ``-Z``, ``--json``...) and
+any flag not known here mean the command runs unfiltered. Exit status 2 is an
+error: the engine's messages are printed first, as they came, and never turned
+into "no matches".
+"""
+
+from __future__ import annotations
+
+import re
+
+from rtk import config
+from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.text import plural, split_lines
+
+COMMANDS = ("grep", "rg")
+
+# --- GNU grep's grammar ---------------------------------------------------------------
+_GREP_VALUE_SHORT = frozenset("efmABCdDX")
+_GREP_OK_SHORT = frozenset("0123456789EFGHIPRUainrsvwxyU")
+_GREP_VALUE_LONG = frozenset(
+    (
+        "--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context", "--directories",
+        "--devices", "--binary-files", "--label", "--include", "--exclude", "--exclude-from", "--exclude-dir",
+    )
+)  # fmt: skip
+_GREP_OK_LONG = frozenset(
+    (
+        "--extended-regexp", "--fixed-strings", "--basic-regexp", "--perl-regexp", "--ignore-case",
+        "--no-ignore-case", "--word-regexp", "--line-regexp", "--invert-match", "--line-number", "--with-filename",
+        "--no-messages", "--text", "--recursive", "--dereference-recursive", "--line-buffered", "--binary",
+        "--color", "--colour",
+    )
+)  # fmt: skip
+
+# --- ripgrep's grammar ----------------------------------------------------------------
+_RG_VALUE_SHORT = frozenset("ABCefgmMtTEjdr")
+_RG_OK_SHORT = frozenset("aisSvwxFPUuLz.Hn")
+_RG_VALUE_LONG = frozenset(
+    (
+        "--after-context", "--before-context", "--context", "--regexp", "--file", "--glob", "--iglob",
+        "--max-count", "--max-columns", "--type", "--type-not", "--type-add", "--type-clear", "--encoding",
+        "--threads", "--max-depth", "--max-filesize", "--ignore-file", "--replace", "--sort", "--sortr", "--color",
+        "--colors", "--path-separator", "--pre", "--pre-glob", "--engine", "--regex-size-limit",
+        "--dfa-size-limit", "--dfa-size-limit",
+    )
+)  # fmt: skip
+_RG_OK_LONG = frozenset(
+    (
+        "--hidden", "--no-hidden", "--with-filename", "--line-number", "--no-ignore", "--no-ignore-vcs",
+        "--no-ignore-dot", "--no-ignore-global", "--no-ignore-parent", "--no-ignore-exclude", "--no-ignore-files",
+        "--ignore", "--follow", "--no-follow", "--multiline", "--multiline-dotall", "--smart-case",
+        "--case-sensitive", "--ignore-case", "--fixed-strings", "--no-fixed-strings", "--text", "--no-text",
+        "--search-zip", "--crlf", "--trim", "--no-messages", "--no-heading", "--one-file-system",
+        "--max-columns-preview", "--unrestricted", "--invert-match", "--word-regexp", "--line-regexp", "--binary",
+        "--no-binary", "--no-unicode", "--unicode", "--auto-hybrid-regex", "--pcre2", "--no-pcre2", "--sort-files",
+        "--mmap", "--no-mmap", "--block-buffered", "--line-buffered", "--no-config", "--no-require-git",
+        "--ignore-file-case-insensitive", "--no-ignore-messages", "--messages", "--no-column", "--no-pre",
+    )
+)  # fmt: skip
+
+
+class _Args:
+    __slots__ = ("context", "fixed", "icase", "pattern_file", "patterns", "smart")
+
+    def __init__(self) -> None:
+        self.context = False
+        self.patterns: list[str] = []
+        self.pattern_file = False
+        self.fixed = False
+        self.icase = False
+        self.smart = False
+
+
+def _parse(engine: str, args: list[str]) -> _Args | None:
+    """Read the user's flags in the engine's own grammar; None when the output shape would change."""
+    grep = engine == "grep"
+    value_short = _GREP_VALUE_SHORT if grep else _RG_VALUE_SHORT
+    ok_short = _GREP_OK_SHORT if grep else _RG_OK_SHORT
+    value_long = _GREP_VALUE_LONG if grep else _RG_VALUE_LONG
+    ok_long = _GREP_OK_LONG if grep else _RG_OK_LONG
+    o = _Args()
+    positional: list[str] = []
+    explicit = False
+    i = 0
+    only = False
+    while i < len(args):
+        a = args[i]
+        if only or not a.startswith("-") or a == "-":
+            positional.append(a)
+        elif a == "--":
+            only = True
+        elif a.startswith("--"):
+            name, eq, val = a.partition("=")
+            if name in value_long:
+                if not eq:
+                    i += 1
+                    if i >= len(args):
+                        return None
+                    val = args[i]
+                o.context = o.context or name in ("--after-context", "--before-context", "--context")
+                if name == "--regexp":
+                    o.patterns.append(val)
+                    explicit = True
+                elif name == "--file":
+                    o.pattern_file = explicit = True
+                elif name in ("--color", "--colour") and val not in ("never", "auto", "always", "ansi"):
+                    return None
+            elif name in ok_long and (not eq or name in ("--color", "--colour")):
+                o.fixed = o.fixed or name == "--fixed-strings"
+                o.icase = (o.icase or name == "--ignore-case") and name not in ("--case-sensitive", "--no-ignore-case")
+                o.smart = o.smart or name == "--smart-case"
+            else:
+                return None  # -l/-c/-o/--json/--heading... or a flag not known here: run it raw
+        else:
+            j = 1
+            while j < len(a):
+                c = a[j]
+                if c in value_short:
+                    val = a[j + 1 :]
+                    if not val:
+                        i += 1
+                        if i >= len(args):
+                            return None
+                        val = args[i]
+                    o.context = o.context or c in "ABC"
+                    if c == "e":
+                        o.patterns.append(val)
+                        explicit = True
+                    elif c == "f":
+                        o.pattern_file = explicit = True
+                    break
+                if c not in ok_short:
+                    return None
+                o.context = o.context or c.isdigit()  # grep -NUM: context lines
+                o.fixed = o.fixed or c == "F"
+                o.icase = o.icase or c == "i"
+                o.smart = o.smart or c == "S"
+                j += 1
+        i += 1
+    if not explicit:
+        if not positional:
+            return None  # no pattern: let the engine say so
+        o.patterns.append(positional[0])
+    return o
+
+
+def select(argv: list[str]) -> Spec | None:
+    engine = argv[0].rsplit("/", 1)[-1]
+    if _parse(engine, argv[1:]) is None:
+        return None
+    if engine == "rg":
+        return Spec("rg", grep, run_argv=[argv[0], "--no-heading", "-n", "-H", *argv[1:]])
+    return Spec("grep", grep, run_argv=[argv[0], "-n", "-H", *argv[1:]])
+
+
+def _bre_to_python(p: str) -> str:
+    """A POSIX basic regex as a Python one (``\\(`` groups, literal ``(``), for locating matches only."""
+    out: list[str] = []
+    i = 0
+    while i < len(p):
+        c = p[i]
+        if c == "\\" and i + 1 < len(p):
+            n = p[i + 1]
+            out.append(n if n in "(){}|+?" else c + n)
+            i += 2
+            continue
+        out.append("\\" + c if c in "(){}|+?" else c)
+        i += 1
+    return "".join(out)
+
+
+def _matcher(engine: str, o: _Args, argv: list[str]) -> re.Pattern[str] | None:
+    if o.pattern_file or not o.patterns:
+        return None
+    basic = engine == "grep" and not any(f in argv for f in ("-E", "-P", "--extended-regexp", "--perl-regexp"))
+    basic = basic and not any(a.startswith("-") and not a.startswith("--") and ("E" in a or "P" in a) for a in argv[1:])
+    parts = []
+    for p in o.patterns:
+        for q in p.split("\n"):
+            parts.append(re.escape(q) if o.fixed else (_bre_to_python(q) if basic else q))
+    flags = re.IGNORECASE if o.icase or (o.smart and all(not c.isupper() for c in "".join(o.patterns))) else 0
+    try:
+        return re.compile("|".join(f"(?:{p})" for p in parts), flags)
+    except re.error:
+        try:
+            return re.compile("|".join(re.escape(p) for p in o.patterns), flags)
+        except re.error:  # pragma: no cover
+            return None
+
+
+def _cut_line(text: str, limit: int, rx: re.Pattern[str] | None) -> tuple[str, bool]:
+    """``text`` if short, else a window of ``limit`` characters around the first match."""
+    if len(text) <= limit:
+        return text, False
+    m = rx.search(text) if rx is not None else None
+    start = 0
+    if m is not None:
+        start = max(0, min(m.start() - limit // 3, len(text) - limit))
+    end = start + limit
+    return (
+        ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "") + f" [line cut: {len(text)} chars]",
+        True,
+    )
+
+
+class _File:
+    __slots__ = ("lines", "matches", "name")
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.lines: list[tuple[int, str, str]] = []  # (line number, ":" or "-" or "--", text)
+        self.matches = 0
+
+
+_MATCH = re.compile(r"^(.+?):(\d+):(.*)$")
+
+
+def _in_file(line: str, name: str) -> tuple[int, str, str] | None:
+    """(line number, ``:`` or ``-``, text) when ``line`` is a match or context line of file ``name``."""
+    if not line.startswith(name) or len(line) < len(name) + 3:
+        return None
+    sep = line[len(name)]
+    if sep not in ":-":
+        return None
+    num, s2, text = line[len(name) + 1 :].partition(sep)
+    if not s2 or not num.isdigit():
+        return None
+    return int(num), sep, text
+
+
+def _parse_lines(lines: list[str], context: bool) -> tuple[dict[str, _File], list[str]]:
+    """Group output lines by file; lines that are not matches (errors, notices) go to the second list.
+
+    Without context flags every line is ``file:N:text``. With them, context lines
+    (``file-N-text``) are told apart by the file name of a match line in the same
+    block: context is only printed around matches, so one always follows or precedes.
+    """
+    files: dict[str, _File] = {}
+    other: list[str] = []
+    cur: _File | None = None
+    for i, ln in enumerate(lines):
+        if ln == "--" and context:
+            if cur is not None and cur.lines and cur.lines[-1][1] != "--":
+                cur.lines.append((0, "--", ""))
+            continue
+        hit = _in_file(ln, cur.name) if cur is not None else None
+        if hit is None:
+            name = None
+            if not context:
+                m = _MATCH.match(ln)
+                name = m.group(1) if m is not None else None
+            else:
+                for j in range(i, min(len(lines), i + 2000)):
+                    nxt = lines[j]
+                    if nxt == "--":
+                        break
+                    m = _MATCH.match(nxt)
+                    if m is not None and _in_file(ln, m.group(1)) is not None:
+                        name = m.group(1)
+                        break
+            hit = _in_file(ln, name) if name is not None else None
+            if name is None or hit is None:
+                other.append(ln)
+                continue
+            cur = files.get(name)
+            if cur is None:
+                cur = files[name] = _File(name)
+        assert cur is not None
+        cur.lines.append(hit)
+        cur.matches += hit[1] == ":"
+    for f in files.values():
+        while f.lines and f.lines[-1][1] == "--":
+            f.lines.pop()
+    return files, other
+
+
+def grep(argv: list[str], output: str, exit_code: int) -> Filtered:
+    engine = argv[0].rsplit("/", 1)[-1]
+    o = _parse(engine, argv[1:])
+    if o is None:
+        raise Unrecognized("unsupported flags")
+    rx = _matcher(engine, o, argv)
+    limit = int(config.get("limits.grep_max_line"))
+    per_file = int(config.get("limits.grep_max_per_file"))
+    max_total = int(config.get("limits.grep_max_results"))
+    files, other = _parse_lines(split_lines(output), o.context)
+    if not files and other and exit_code == 0:
+        raise Unrecognized("no match lines")
+    out = list(other)
+    cut = 0
+    shown_total = 0
+    total = sum(f.matches for f in files.values())
+    pending = list(files.values())
+    while pending:
+        f = pending[0]
+        if shown_total >= max_total:
+            break
+        pending.pop(0)
+        out.append(f"{f.name} ({f.matches}):")
+        room = min(per_file, max_total - shown_total)
+        shown = 0
+        last_kept = -1
+        for idx, (num, sep, text) in enumerate(f.lines):
+            if sep == ":" and shown >= room:
+                break
+            if sep == "--":
+                out.append("  --")
+                last_kept = idx
+                continue
+            body, was_cut = _cut_line(text.strip(), limit, rx)
+            cut += was_cut
+            out.append(f"  {num}{sep} {body}".rstrip())
+            shown += sep == ":"
+            last_kept = idx
+        rest = f.lines[last_kept + 1 :]
+        rest_matches = sum(1 for _, s, _ in rest if s == ":")
+        if rest_matches:
+            out.append(f"  +{rest_matches} more matching {'line' if rest_matches == 1 else 'lines'} in this file")
+            cut += sum(1 for _, s, _ in rest if s != "--")
+        shown_total += shown
+    if pending:
+        n = sum(f.matches for f in pending)
+        names = ", ".join(f"{f.name} ({f.matches})" for f in pending[:20])
+        more = f", +{len(pending) - 20} more files" if len(pending) > 20 else ""
+        out.append(f"+{n} more matching lines in {plural(len(pending), 'more file')}: {names}{more}")
+        cut += sum(len([x for x in f.lines if x[1] != "--"]) for f in pending)
+    if files:
+        summary = f"{plural(total, 'match', 'matches')} in {plural(len(files), 'file')}"
+        if exit_code >= 2:
+            summary += f"; {engine} reported errors (exit {exit_code})"
+        out.append(summary)
+    return Filtered("\n".join(out) + "\n", cut)
