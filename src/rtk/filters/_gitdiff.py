@@ -1,0 +1,490 @@
+"""Unified and combined diffs as git prints them: parsed file by file, rendered compactly.
+
+Every file, every changed (``+``/``-``) line, every hunk header (verbatim), binary
+notices, renames, copies and mode changes are kept. Only context lines are
+condensed: a run before or between changes becomes a counted marker
+(``… 3 unchanged``), so the line of every change still follows from its hunk
+header; the run after a hunk's last change goes (the header's counts cover it).
+One line of context stays before additions that remove nothing, to say where they
+go. Hunks are read by the lengths their headers declare, so content such as
+``--- x`` inside a hunk is never taken for a file header.
+"""
+
+from __future__ import annotations
+
+from rtk import config
+from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.filters.git import ENV, unquote_path
+from rtk.text import split_lines
+
+# Extended header lines git prints between "diff --git" and the first hunk.
+_HEADER_PREFIXES = (
+    "old mode ", "new mode ", "deleted file mode ", "new file mode ", "similarity index ",
+    "dissimilarity index ", "rename from ", "rename to ", "copy from ", "copy to ", "index ", "mode ",
+)  # fmt: skip
+
+# Markers replace runs of context lines; one line of context stays before a block of
+# changes that only adds lines (nothing else would say where the addition goes).
+ANCHOR = 1
+# Runs of context this short between two blocks of changes stay as they are.
+INTERIOR = 2
+
+
+class FileDiff:
+    """One file of a diff: its header facts and its rendered hunks."""
+
+    __slots__ = ("adds", "binary", "combined", "dels", "hunks", "kind", "modes", "new", "old", "similarity")
+
+    def __init__(self) -> None:
+        self.old = ""
+        self.new = ""
+        self.kind = ""  # "", new, deleted, renamed, copied
+        self.similarity = ""
+        self.modes: list[str] = []  # "mode 100644 -> 100755" / "new 100755"
+        self.binary = False
+        self.combined = False
+        self.adds = 0
+        self.dels = 0
+        self.hunks: list[str] = []
+
+    def title(self) -> str:
+        name = self.new or self.old
+        if self.kind in ("renamed", "copied"):
+            name = f"{self.old} -> {self.new}"
+        notes = []
+        if self.kind:
+            notes.append(f"{self.kind} {self.similarity}".strip())
+        if self.combined:
+            notes.append("combined")
+        notes += self.modes
+        if self.binary:
+            notes.append("binary")
+        out = "=== " + name
+        if notes:
+            out += " (" + ", ".join(notes) + ")"
+        if self.adds or self.dels:
+            out += f" +{self.adds} -{self.dels}"
+        return out
+
+
+def _path(token: str) -> str:
+    """A path from a ---/+++/rename line: quotes undone, the a/ b/ style prefix removed."""
+    token = token.removesuffix("\t")  # git appends a tab to names with spaces
+    p = unquote_path(token)
+    if p == "/dev/null":
+        return ""
+    if len(p) > 2 and p[1] == "/" and p[0] in "abciwo12":
+        return p[2:]
+    return p
+
+
+def _diff_git_paths(rest: str) -> tuple[str, str]:
+    """``a/x b/y`` (maybe quoted) from a ``diff --git`` line; ("", "") when ambiguous."""
+    if rest.startswith('"'):
+        end = rest.find('" ', 1)
+        while end != -1 and rest[end - 1] == "\\":
+            end = rest.find('" ', end + 1)
+        if end == -1:
+            return "", ""
+        return _path(rest[: end + 1]), _path(rest[end + 2 :])
+    if rest.endswith('"'):
+        start = rest.rfind(' "')
+        return _path(rest[:start]), _path(rest[start + 1 :])
+    n = len(rest)
+    if (n - 1) % 2 == 0:
+        half = (n - 1) // 2
+        a, sep, b = rest[:half], rest[half], rest[half + 1 :]
+        if sep == " " and a[2:] == b[2:]:
+            return _path(a), _path(b)
+    return "", ""
+
+
+def _hunk_ranges(line: str) -> tuple[int, list[int], int, str]:
+    """``@@ -1,2 +1,3 @@ ctx`` -> (parents, lengths per parent, result length, text after)."""
+    at = len(line) - len(line.lstrip("@"))
+    marker = "@" * at
+    end = line.find(" " + marker, at)
+    if at < 2 or end == -1:
+        raise Unrecognized(f"hunk header {line!r}")
+    parts = line[at:end].split()
+    if len(parts) != at or not all(p[:1] == "-" for p in parts[:-1]) or parts[-1][:1] != "+":
+        raise Unrecognized(f"hunk header {line!r}")
+
+    def length(r: str) -> int:
+        _, _, n = r[1:].partition(",")
+        if not n:
+            return 1
+        if not n.isdigit():
+            raise Unrecognized(f"hunk range {r!r}")
+        return int(n)
+
+    return at - 1, [length(p) for p in parts[:-1]], length(parts[-1]), line[end:]
+
+
+def _marker(n: int) -> str:
+    return f"… {n} unchanged"
+
+
+def _condense(run: list[str], anchor: int, out: list[str]) -> int:
+    """Append a context run, its first lines condensed into a marker when that is shorter
+    (the last ``anchor`` lines stay); return the number of lines condensed."""
+    middle = run[: len(run) - anchor] if anchor else run
+    mark = _marker(len(middle))
+    if not middle or len(mark) >= sum(len(x) + 1 for x in middle) - 1:
+        out.extend(run)
+        return 0
+    out.append(mark)
+    out.extend(run[len(middle) :])
+    return len(middle)
+
+
+def _read_hunk(lines: list[str], i: int, f: FileDiff, condense: bool) -> tuple[int, int]:
+    """Read one hunk starting at its header; return (next index, context lines condensed)."""
+    header = lines[i]
+    parents, olds, new, _ = _hunk_ranges(header)
+    f.hunks.append(header)
+    i += 1
+    body: list[tuple[str, str]] = []  # (kind, line): kind " " context, "+" add only, "-" has removal, "\\" note
+    while any(olds) or new or (i < len(lines) and lines[i].startswith("\\")):
+        if i >= len(lines):
+            raise Unrecognized("diff ends inside a hunk")
+        ln = lines[i]
+        i += 1
+        if ln.startswith("\\"):  # "\ No newline at end of file": belongs to the line before
+            body.append(("\\", ln))
+            continue
+        cols = ln[:parents]
+        if len(cols) < parents or any(c not in " +-" for c in cols):
+            raise Unrecognized(f"hunk line {ln!r}")
+        removed = "-" in cols
+        for p, c in enumerate(cols):
+            # a removed line is in the parents marked "-"; a kept line in those marked " "
+            if c == ("-" if removed else " "):
+                olds[p] -= 1
+        if not removed:
+            new -= 1
+        if min(olds) < 0 or new < 0:
+            raise Unrecognized("hunk longer than its header says")
+        if removed:
+            f.dels += 1
+            body.append(("-", ln))
+        elif "+" in cols:
+            f.adds += 1
+            body.append(("+", ln))
+        else:
+            body.append((" ", ln))
+    if not condense:
+        f.hunks.extend(ln for _, ln in body)
+        return i, 0
+    cut = 0
+    j = 0
+    while j < len(body):
+        if body[j][0] != " " or (j + 1 < len(body) and body[j + 1][0] == "\\"):
+            f.hunks.append(body[j][1])
+            j += 1
+            continue
+        k = j
+        while k < len(body) and body[k][0] == " " and not (k + 1 < len(body) and body[k + 1][0] == "\\"):
+            k += 1
+        # the block of changes after the run: does it only add lines?
+        e = k
+        while e < len(body) and body[e][0] in "+\\":
+            e += 1
+        adds_only = k < len(body) and (e == len(body) or body[e][0] == " ")
+        run = [ln for _, ln in body[j:k]]
+        if j > 0 and k == len(body) and len(run) > 1:
+            cut += len(run)  # trailing context: the header's line counts already account for it
+        elif j > 0 and k < len(body) and len(run) <= INTERIOR:
+            f.hunks.extend(run)  # a short run between two changes reads as part of them
+        else:
+            cut += _condense(run, ANCHOR if adds_only else 0, f.hunks)
+        j = k
+    return i, cut
+
+
+def is_diff_start(line: str) -> bool:
+    return line.startswith(("diff --git ", "diff --cc ", "diff --combined "))
+
+
+def parse(lines: list[str], i: int, condense: bool = True) -> tuple[list[FileDiff], int, int]:
+    """Parse the diff starting at ``lines[i]``; return (files, next index, lines condensed).
+
+    Stops at the first line that cannot continue a diff (for ``git show``: the next
+    commit), or at the end.
+    """
+    files: list[FileDiff] = []
+    cut = 0
+    while i < len(lines) and is_diff_start(lines[i]):
+        f = FileDiff()
+        first = lines[i]
+        if first.startswith("diff --git "):
+            f.old, f.new = _diff_git_paths(first[len("diff --git ") :])
+        else:
+            f.combined = True
+            f.old = f.new = unquote_path(first.split(" ", 2)[2])
+        i += 1
+        old_mode = ""
+        while i < len(lines):
+            ln = lines[i]
+            if ln.startswith(_HEADER_PREFIXES):
+                key = ln.partition(" ")[0]
+                if ln.startswith("old mode "):
+                    old_mode = ln[len("old mode ") :]
+                elif ln.startswith("new mode "):
+                    f.modes.append(f"mode {old_mode} -> {ln[len('new mode ') :]}")
+                elif ln.startswith("new file mode "):
+                    f.kind = "new"
+                    mode = ln[len("new file mode ") :]
+                    if mode != "100644":
+                        f.modes.append(f"mode {mode}")
+                elif ln.startswith("deleted file mode "):
+                    f.kind = "deleted"
+                elif ln.startswith(("rename from ", "copy from ")):
+                    f.old = _path(ln.split(" ", 2)[2])
+                elif ln.startswith(("rename to ", "copy to ")):
+                    f.new = _path(ln.split(" ", 2)[2])
+                    f.kind = "renamed" if key == "rename" else "copied"
+                elif ln.startswith("similarity index "):
+                    f.similarity = ln[len("similarity index ") :]
+                elif ln.startswith("dissimilarity index "):
+                    f.similarity = "dissimilarity " + ln[len("dissimilarity index ") :]
+                elif ln.startswith("index ") and len(ln.split()) == 3:
+                    mode = ln.split()[2]
+                    if mode != "100644" and not f.kind:
+                        f.modes.append(f"mode {mode}")
+                i += 1
+            elif ln.startswith("Binary files ") and ln.endswith(" differ"):
+                f.binary = True
+                i += 1
+            elif ln.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
+                old, new = _path(ln[4:]), _path(lines[i + 1][4:])
+                if f.combined:
+                    pass
+                elif f.kind not in ("renamed", "copied"):
+                    f.old = old or f.old
+                    f.new = new or f.new
+                i += 2
+            else:
+                break
+        if not (f.old or f.new):
+            raise Unrecognized(f"no file name in {first!r}")
+        if f.kind == "new":
+            f.old = ""
+        elif f.kind == "deleted":
+            f.new = ""
+        while i < len(lines) and lines[i].startswith("@@"):
+            i, c = _read_hunk(lines, i, f, condense)
+            cut += c
+        files.append(f)
+        if i < len(lines) and lines[i].startswith("GIT binary patch"):
+            raise Unrecognized("binary patch")
+    return files, i, cut
+
+
+def render(files: list[FileDiff], out: list[str]) -> None:
+    """Append the compact form of ``files`` to ``out``: a count line, then file by file."""
+    if len(files) > 1:
+        adds = sum(f.adds for f in files)
+        dels = sum(f.dels for f in files)
+        out.append(f"{len(files)} files changed, +{adds} -{dels}")
+    for f in files:
+        out.append(f.title())
+        out.extend(f.hunks)
+
+
+# ---------------------------------------------------------------------------
+# argv handling shared by diff, log and show
+# ---------------------------------------------------------------------------
+
+# Short options whose value may be attached (`-n5`, `-Sfoo`, `-M50%`): the rest of the word is the value.
+_VALUE_SHORT = "nSGLOUlMCBXI"
+
+
+def has_flag(args: list[str], long_names: tuple[str, ...], short_letters: str) -> bool:
+    """Whether any option before ``--`` is one of ``long_names`` (``--stat`` also matches
+    ``--stat=…`` and ``--stat-width``) or a short option using one of ``short_letters``.
+    """
+    for a in args:
+        if a == "--":
+            return False
+        if a.startswith("--"):
+            name = a.split("=", 1)[0]
+            if any(name == n or name.startswith(n + "-") for n in long_names if n.startswith("--")):
+                return True
+        elif a.startswith("-") and len(a) > 1 and not a[1:].isdigit():
+            for ch in a[1:]:
+                if ch in short_letters:
+                    return True
+                if ch in _VALUE_SHORT:
+                    break
+        if a in long_names:  # a short option listed by name, e.g. "-U"
+            return True
+    return False
+
+
+def operands(args: list[str]) -> list[str]:
+    """Words that are not options (revisions and paths)."""
+    out = []
+    only = False
+    for a in args:
+        if only or not a.startswith("-") or a == "-":
+            out.append(a)
+        elif a == "--":
+            only = True
+    return out
+
+
+DIFF_RAW_LONG = (
+    "--stat", "--numstat", "--shortstat", "--dirstat", "--cumulative", "--summary", "--name-only",
+    "--name-status", "--raw", "--word-diff", "--color-words", "--check", "--binary", "--patch-with-stat",
+    "--patch-with-raw", "--compact-summary", "--line-prefix", "--no-prefix", "--src-prefix", "--dst-prefix",
+    "--null", "--output", "--help", "--ext-diff",
+)  # fmt: skip
+DIFF_RAW_SHORT = "zXh"
+CONTEXT_FLAGS = ("-U", "-W", "--unified", "--function-context", "--inter-hunk-context")
+
+
+def diff_spec(args: list[str]) -> Spec | None:
+    if has_flag(args, DIFF_RAW_LONG, DIFF_RAW_SHORT):
+        return None
+    condense = not has_flag(args, CONTEXT_FLAGS, "UW")
+    return Spec("git-diff", diff if condense else diff_full_context, env=ENV)
+
+
+def _diff(output: str, exit_code: int, condense: bool) -> str | Filtered | None:
+    # 1: differences found (--exit-code, --no-index); anything else is an error
+    if exit_code not in (0, 1):
+        return None
+    lines = split_lines(output)
+    notes = []
+    i = 0
+    while i < len(lines) and lines[i].startswith(("warning: ", "hint: ")):
+        notes.append(lines[i])
+        i += 1
+    files, i, cut = parse(lines, i, condense)
+    if i != len(lines):
+        raise Unrecognized(f"line {lines[i]!r}")
+    if not files:
+        if exit_code == 0 and not notes:
+            return ""  # no differences: git printed nothing either
+        raise Unrecognized("no diff")
+    out = notes
+    render(files, out)
+    return Filtered("\n".join(out) + "\n", cut)
+
+
+def diff(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
+    """``git diff`` -> per-file header with counts, hunks with changed lines, context condensed."""
+    return _diff(output, exit_code, True)
+
+
+def diff_full_context(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
+    """``git diff -U<n>``/``-W``: compact headers, every context line kept (the user asked for it)."""
+    return _diff(output, exit_code, False)
+
+
+# ---------------------------------------------------------------------------
+# diffstat lines (commit, pull, stash show) and ref update lines (push, fetch)
+# ---------------------------------------------------------------------------
+
+
+def stat_summary(line: str) -> tuple[int, int, int] | None:
+    """`` 3 files changed, 4 insertions(+), 1 deletion(-)`` -> (3, 4, 1)."""
+    words = line.replace(",", "").split()
+    if len(words) < 3 or not words[0].isdigit() or words[1] not in ("file", "files") or words[2] != "changed":
+        return None
+    adds = dels = 0
+    rest = words[3:]
+    while rest:
+        if len(rest) < 2 or not rest[0].isdigit():
+            return None
+        if rest[1].startswith("insertion"):
+            adds = int(rest[0])
+        elif rest[1].startswith("deletion"):
+            dels = int(rest[0])
+        else:
+            return None
+        rest = rest[2:]
+    return int(words[0]), adds, dels
+
+
+def stat_file(line: str) -> tuple[str, str] | None:
+    """`` path | 3 ++-`` -> ("path", " +2 -1"); binary -> ("path", " (binary)")."""
+    if not line.startswith(" ") or " | " not in line:
+        return None
+    path, _, rest = line[1:].rpartition(" | ")
+    path = unquote_path(path.rstrip())
+    rest = rest.strip()
+    if rest.startswith("Bin"):
+        return path, " (binary)"
+    count, _, bar = rest.partition(" ")
+    if not count.isdigit() or any(c not in "+-" for c in bar):
+        return None
+    plus, minus = bar.count("+"), bar.count("-")
+    if plus + minus != int(count):  # the bar is scaled: only the total is exact
+        return path, f" ±{count}"
+    return path, (f" +{plus}" if plus else "") + (f" -{minus}" if minus else "")
+
+
+def stat_mode(line: str) -> tuple[str, str] | None:
+    """`` create mode 100644 x`` -> ("new", "x"); rename/copy/mode change/rewrite likewise."""
+    s = line.strip()
+    for prefix, kind in (("create mode ", "new"), ("delete mode ", "deleted")):
+        if s.startswith(prefix):
+            return kind, unquote_path(s[len(prefix) :].partition(" ")[2])
+    if s.startswith("mode change ") and " => " in s:
+        words = s.split(" ", 5)
+        if len(words) == 6:
+            return f"mode {words[2]} => {words[4]}", unquote_path(words[5])
+    for prefix, kind in (("rename ", "renamed"), ("copy ", "copied"), ("rewrite ", "rewritten")):
+        if s.startswith(prefix) and s.endswith("%)"):
+            body, _, pct = s[len(prefix) :].rpartition(" (")
+            names = " => ".join(unquote_path(p) for p in body.split(" => "))
+            return kind, f"{names} ({pct}"
+    return None
+
+
+def ref_update(line: str) -> tuple[str, str, str, str, str] | None:
+    """A push/fetch ref line -> (flag, summary, from, to, reason), e.g.
+    ``   1a2b..3c4d  main -> origin/main`` or `` * [new tag]  v1 -> v1``."""
+    if len(line) < 5 or line[0] != " " or line[2] != " " or line[1] not in " +-*!=t":
+        return None
+    rest = line[3:]
+    if rest.startswith("["):
+        end = rest.find("]")
+        if end == -1:
+            return None
+        summary, rest = rest[: end + 1], rest[end + 1 :]
+    else:
+        summary, _, rest = rest.partition(" ")
+        a, sep, b = summary.partition("..")
+        b = b.removeprefix(".")
+        hexd = "0123456789abcdef"
+        if not sep or not a or not b or any(c not in hexd for c in a + b):
+            return None
+    rest = rest.strip()
+    reason = ""
+    if rest.endswith(")") and " (" in rest:
+        rest, _, reason = rest.rpartition(" (")
+        reason = reason[:-1]
+    src, sep, dst = rest.partition(" -> ")
+    src, dst = src.strip(), dst.strip()
+    if not sep:
+        dst = src
+    if not dst:
+        return None
+    return line[1], summary, src, dst, reason
+
+
+def files_line(files: list[str], cut: list[int]) -> list[str]:
+    """``  a +1, b -2`` capped at ``limits.git_files`` with an exact ``+N more`` (added to ``cut[0]``)."""
+    if not files:
+        return []
+    cap = int(config.get("limits.git_files"))
+    shown = files if len(files) <= cap + 1 else files[:cap]
+    line = "  " + ", ".join(shown)
+    if len(shown) < len(files):
+        n = len(files) - len(shown)
+        cut[0] += n
+        line += f", +{n} more"
+    return [line]
