@@ -12,7 +12,7 @@ import sys
 import time
 
 from rtk import config, filters, options, pipeline, runner, tee, tokens
-from rtk.text import clean_line, join, split_lines
+from rtk.text import clean, clean_line, join, split_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -287,7 +287,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
     if not live:
         # Everything is still held: decide exactly, as a whole-output filter would.
         text = "".join(held) + summary
-        raw_text = "\n".join(clean_line(ln) for ln in split_lines(decode(raw_bytes)))
+        raw_text = clean(decode(raw_bytes))  # as pipeline.apply: trailing blank lines included
         if filt is None:
             res = pipeline.bounded_raw(argv, raw_bytes, raw_text, code, tee.write, "raw-error", error)
         else:

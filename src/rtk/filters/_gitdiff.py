@@ -49,7 +49,7 @@ class FileDiff:
 
     def title(self) -> str:
         name = self.new or self.old
-        if self.kind in ("renamed", "copied"):
+        if self.kind in ("renamed", "copied") or (self.old and self.new and self.old != self.new):
             name = f"{self.old} -> {self.new}"
         notes = []
         if self.kind:

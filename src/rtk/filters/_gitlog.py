@@ -243,7 +243,9 @@ def log(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
             if ultra:
                 more += 1
             else:
-                out.append(f"    {label}{text[0].strip()}" + (f" (+{more} more lines)" if more else ""))
+                out.append(
+                    f"    {label}{text[0].strip()}" + (f" (+{more} more line{'s' if more > 1 else ''})" if more else "")
+                )
             cut += more
     if len(items) > 1:
         out.append(f"{len(items)} commits" + (f", {merges} merges" if merges else ""))
