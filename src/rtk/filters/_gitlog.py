@@ -59,7 +59,7 @@ def show_spec(argv: list[str], sub_index: int) -> Spec | None:
     args = argv[sub_index + 1 :]
     if _gitdiff.has_flag(args, SHOW_RAW_LONG, SHOW_RAW_SHORT):
         return None
-    for a in _gitdiff.operands(args):
+    for a in _gitdiff.operands(args[: args.index("--")] if "--" in args else args):
         if ":" in a:
             return None  # `git show rev:path` prints a file (or tree): exact bytes, unfiltered
     condense = not _gitdiff.has_flag(args, _gitdiff.CONTEXT_FLAGS, "UW")
@@ -185,7 +185,7 @@ def parse(lines: list[str], with_diff: bool, condense: bool = True) -> tuple[lis
                 if i < n and _gitdiff.is_diff_start(lines[i]):
                     c.diff, i, k = _gitdiff.parse(lines, i, condense)
                     cut += k
-            if i < n and lines[i]:
+            if i < n and lines[i] and _commit_line(lines[i]) is None:  # (an empty message has no blank line)
                 raise Unrecognized(f"after commit {c.name}: {lines[i]!r}")
         items.append(c)
     return items, notes, cut
