@@ -420,3 +420,22 @@ def test_log_commit_without_message_and_dates() -> None:
         "  abcdef1234 second",
         "2 commits",
     ]
+
+
+def test_prefixes_are_only_removed_when_git_added_them() -> None:
+    (f,) = parse("diff --git a/a/b.txt b/a/b.txt\n--- a/a/b.txt\n+++ b/a/b.txt\n@@ -1 +1 @@\n-x\n+y\n")
+    assert f.new == "a/b.txt"
+    (g,) = parse("diff --git a/b.txt a/b.txt\n--- a/b.txt\n+++ a/b.txt\n@@ -1 +1 @@\n-x\n+y\n")  # diff.noprefix
+    assert g.new == "a/b.txt"
+    (h,) = parse("diff --git i/x.py w/x.py\n--- i/x.py\n+++ w/x.py\n@@ -1 +1 @@\n-x\n+y\n")  # diff.mnemonicPrefix
+    assert h.new == "x.py"
+    (r,) = parse("diff --git a/a/x b/b/x\nsimilarity index 100%\nrename from a/x\nrename to b/x\n")
+    assert r.title() == "=== a/x -> b/x (renamed 100%)"
+    (n,) = parse(
+        "diff --git a/new file.txt b/new file.txt\nnew file mode 100644\n--- /dev/null\n+++ b/new file.txt\t\n@@ -0,0 +1 @@\n+x\n"
+    )
+    assert n.title() == "=== new file.txt (new) +1 -0"
+
+
+def test_empty_log_is_shown_as_git_printed_it() -> None:
+    assert _gitlog.log(["git", "log"], "", 0) is None

@@ -67,35 +67,36 @@ class FileDiff:
         return out
 
 
-def _path(token: str) -> str:
-    """A path from a ---/+++/rename line: quotes undone, the a/ b/ style prefix removed."""
-    token = token.removesuffix("\t")  # git appends a tab to names with spaces
-    p = unquote_path(token)
-    if p == "/dev/null":
-        return ""
-    if len(p) > 2 and p[1] == "/" and p[0] in "abciwo12":
-        return p[2:]
-    return p
+def _unquote(token: str) -> str:
+    """A path token of a header line: quotes undone, the tab git adds after names with spaces gone."""
+    p = unquote_path(token.removesuffix("\t"))
+    return "" if p == "/dev/null" else p
+
+
+def _prefixed(a: str, b: str) -> bool:
+    """Whether ``a``/``b`` carry git's side prefixes (``a/`` ``b/``, or ``i/`` ``w/``...): two
+    different one-letter prefixes. With ``diff.noprefix`` both sides start alike."""
+    return a[1:2] == "/" and b[1:2] == "/" and a[0] != b[0]
 
 
 def _diff_git_paths(rest: str) -> tuple[str, str]:
-    """``a/x b/y`` (maybe quoted) from a ``diff --git`` line; ("", "") when ambiguous."""
+    """The two path tokens of a ``diff --git`` line, unquoted; ("", "") when ambiguous."""
     if rest.startswith('"'):
         end = rest.find('" ', 1)
         while end != -1 and rest[end - 1] == "\\":
             end = rest.find('" ', end + 1)
         if end == -1:
             return "", ""
-        return _path(rest[: end + 1]), _path(rest[end + 2 :])
+        return _unquote(rest[: end + 1]), _unquote(rest[end + 2 :])
     if rest.endswith('"'):
         start = rest.rfind(' "')
-        return _path(rest[:start]), _path(rest[start + 1 :])
+        return _unquote(rest[:start]), _unquote(rest[start + 1 :])
     n = len(rest)
     if (n - 1) % 2 == 0:
         half = (n - 1) // 2
         a, sep, b = rest[:half], rest[half], rest[half + 1 :]
-        if sep == " " and a[2:] == b[2:]:
-            return _path(a), _path(b)
+        if sep == " " and (a == b or (_prefixed(a, b) and a[2:] == b[2:])):
+            return a, b
     return "", ""
 
 
@@ -217,8 +218,12 @@ def parse(lines: list[str], i: int, condense: bool = True) -> tuple[list[FileDif
     while i < len(lines) and is_diff_start(lines[i]):
         f = FileDiff()
         first = lines[i]
+        strip: bool | None = None  # whether paths carry a/ b/ prefixes (None: not known yet)
         if first.startswith("diff --git "):
-            f.old, f.new = _diff_git_paths(first[len("diff --git ") :])
+            a, b = _diff_git_paths(first[len("diff --git ") :])
+            if a:
+                strip = _prefixed(a, b)
+                f.old, f.new = (a[2:], b[2:]) if strip else (a, b)
         else:
             f.combined = True
             f.old = f.new = unquote_path(first.split(" ", 2)[2])
@@ -240,9 +245,9 @@ def parse(lines: list[str], i: int, condense: bool = True) -> tuple[list[FileDif
                 elif ln.startswith("deleted file mode "):
                     f.kind = "deleted"
                 elif ln.startswith(("rename from ", "copy from ")):
-                    f.old = _path(ln.split(" ", 2)[2])
+                    f.old = _unquote(ln.split(" ", 2)[2])  # no prefix on these lines
                 elif ln.startswith(("rename to ", "copy to ")):
-                    f.new = _path(ln.split(" ", 2)[2])
+                    f.new = _unquote(ln.split(" ", 2)[2])
                     f.kind = "renamed" if key == "rename" else "copied"
                 elif ln.startswith("similarity index "):
                     f.similarity = ln[len("similarity index ") :]
@@ -257,10 +262,12 @@ def parse(lines: list[str], i: int, condense: bool = True) -> tuple[list[FileDif
                 f.binary = True
                 i += 1
             elif ln.startswith("--- ") and i + 1 < len(lines) and lines[i + 1].startswith("+++ "):
-                old, new = _path(ln[4:]), _path(lines[i + 1][4:])
-                if f.combined:
-                    pass
-                elif f.kind not in ("renamed", "copied"):
+                old, new = _unquote(ln[4:]), _unquote(lines[i + 1][4:])
+                if strip is None:  # one side is /dev/null, or the diff --git line was ambiguous
+                    strip = _prefixed(old, new) if old and new else (old or new)[1:2] == "/"
+                if strip:
+                    old, new = old[2:], new[2:]
+                if not f.combined and f.kind not in ("renamed", "copied"):
                     f.old = old or f.old
                     f.new = new or f.new
                 i += 2

@@ -217,8 +217,8 @@ def _body(lines: list[str]) -> list[str]:
 
 def log(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
     """``git log`` (medium format) -> author/day lines, one line per commit, first body line, counts."""
-    if exit_code != 0:
-        return None
+    if exit_code != 0 or not output.strip():
+        return None  # an error, or no commit matched: as git printed it
     items, notes, _ = parse(split_lines(output), with_diff=False)
     if not items:
         raise Unrecognized("no commits")
