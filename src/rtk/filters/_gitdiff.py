@@ -1,7 +1,8 @@
 """Unified and combined diffs as git prints them: parsed file by file, rendered compactly.
 
-Every file, every changed (``+``/``-``) line, every hunk header (verbatim), binary
-notices, renames, copies and mode changes are kept. Only context lines are
+Every file, every changed (``+``/``-``) line, every hunk header (verbatim; the
+``@@ -0,0 +1,N @@`` of a whole added or deleted file goes, its title says it),
+binary notices, renames, copies and mode changes are kept. Only context lines are
 condensed: a run before or between changes becomes a counted marker
 (``… 3 unchanged``), so the line of every change still follows from its hunk
 header; the run after a hunk's last change goes (the header's counts cover it).
@@ -282,6 +283,12 @@ def parse(lines: list[str], i: int, condense: bool = True) -> tuple[list[FileDif
         while i < len(lines) and lines[i].startswith("@@"):
             i, c = _read_hunk(lines, i, f, condense)
             cut += c
+        if (
+            f.kind in ("new", "deleted")
+            and f.hunks
+            and f.hunks[0] in (f"@@ -0,0 +1,{f.adds} @@", f"@@ -1,{f.dels} +0,0 @@", "@@ -0,0 +1 @@", "@@ -1 +0,0 @@")
+        ):
+            f.hunks.pop(0)  # the whole file: the header says nothing the title does not
         files.append(f)
         if i < len(lines) and lines[i].startswith("GIT binary patch"):
             raise Unrecognized("binary patch")
