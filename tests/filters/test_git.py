@@ -439,3 +439,13 @@ def test_prefixes_are_only_removed_when_git_added_them() -> None:
 
 def test_empty_log_is_shown_as_git_printed_it() -> None:
     assert _gitlog.log(["git", "log"], "", 0) is None
+
+
+def test_pull_failure_after_a_result_repeats_what_git_said() -> None:
+    lines = ["From x", "   1a2b..3c4d  main -> origin/main", "Updating 1a2b..3c4d", "Fast-forward", " a | 1 +",
+             " 1 file changed, 1 insertion(+)", "error: something went wrong afterwards"]  # fmt: skip
+    shown, summary = feed(_gitstream.Pull, lines, 1)
+    assert shown == ["error: something went wrong afterwards"]
+    assert not summary.startswith("ok")
+    assert summary.splitlines() == ["fetched: origin/main 1a2b..3c4d", "Updating 1a2b..3c4d", "Fast-forward", " a | 1 +",
+                                    " 1 file changed, 1 insertion(+)"]  # fmt: skip

@@ -230,10 +230,11 @@ class Pull(_Remote):
         if exit_code != 0 or self.failed or not self.result:
             if exit_code == 0 and not self.result:
                 return self.fallback()
-            # what was fetched still happened; the failure itself was shown as git printed it
+            # what was fetched still happened; the failure itself was shown as git printed it,
+            # and what git said about the merge before failing is repeated as it said it
             lines = ["fetched: " + ", ".join(self.refs)] if self.refs else []
-            if self.range and not self.result:
-                lines.append(f"Updating {self.range}")
+            skip = ("From ", "To ", "Fetching ")
+            lines += [h for h in self.held if not h.startswith(skip) and _gitdiff.ref_update(h) is None]
             return "\n".join(lines)
         head = "ok " + self.result
         if self.stat.total:
