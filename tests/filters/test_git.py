@@ -6,7 +6,7 @@ import pytest
 
 from rtk import filters
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters import _gitdiff, _gitlog, _gitops, _gitstream
+from rtk.filters import _gitdiff, _gitlog, _gitops, _gitstat, _gitstream
 
 
 def spec(*argv: str) -> Spec | None:
@@ -386,16 +386,16 @@ def test_diff_empty_and_errors() -> None:
 
 
 def test_stat_lines() -> None:
-    assert _gitdiff.stat_file(" src/a.py | 3 ++-") == ("src/a.py", " +2 -1")
-    assert _gitdiff.stat_file(" big.py | 900 +++++++++++++++-----") == ("big.py", " ±900")  # a scaled bar
-    assert _gitdiff.stat_file(" logo.png | Bin 10 -> 12 bytes") == ("logo.png", " (binary)")
-    assert _gitdiff.stat_summary(" 3 files changed, 4 insertions(+), 1 deletion(-)") == (3, 4, 1)
-    assert _gitdiff.stat_summary(" 1 file changed, 1 deletion(-)") == (1, 0, 1)
-    assert _gitdiff.stat_mode(" mode change 100644 => 100755 run.sh") == ("mode 100644 => 100755", "run.sh")
-    assert _gitdiff.ref_update(" = [up to date]      main       -> origin/main") == (
+    assert _gitstat.stat_file(" src/a.py | 3 ++-") == ("src/a.py", " +2 -1")
+    assert _gitstat.stat_file(" big.py | 900 +++++++++++++++-----") == ("big.py", " ±900")  # a scaled bar
+    assert _gitstat.stat_file(" logo.png | Bin 10 -> 12 bytes") == ("logo.png", " (binary)")
+    assert _gitstat.stat_summary(" 3 files changed, 4 insertions(+), 1 deletion(-)") == (3, 4, 1)
+    assert _gitstat.stat_summary(" 1 file changed, 1 deletion(-)") == (1, 0, 1)
+    assert _gitstat.stat_mode(" mode change 100644 => 100755 run.sh") == ("mode 100644 => 100755", "run.sh")
+    assert _gitstat.ref_update(" = [up to date]      main       -> origin/main") == (
         "=", "[up to date]", "main", "origin/main", "")  # fmt: skip
-    assert _gitdiff.ref_update(" - [deleted]         tmp") == ("-", "[deleted]", "tmp", "tmp", "")
-    assert _gitdiff.ref_update(" a.txt | 1 +") is None
+    assert _gitstat.ref_update(" - [deleted]         tmp") == ("-", "[deleted]", "tmp", "tmp", "")
+    assert _gitstat.ref_update(" a.txt | 1 +") is None
 
 
 # ---------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters import _gitdiff
+from rtk.filters import _gitdiff, _gitstat
 from rtk.filters.git import ENV, _upstream, status, unquote_path
 from rtk.text import split_lines
 
@@ -81,7 +81,7 @@ def add(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
     for verb, paths in verbs.items():
         label = "added" if verb == "add" else "removed"
         out.append(f"{label} ({len(paths)}):")
-        out += _gitdiff.files_line(paths, cut)
+        out += _gitstat.files_line(paths, cut)
     return _text(out, cut[0])
 
 
@@ -224,19 +224,19 @@ def stash_show(argv: list[str], output: str, exit_code: int) -> str | Filtered |
     total = ""
     files: list[str] = []
     for ln in split_lines(output):
-        summary = _gitdiff.stat_summary(ln)
+        summary = _gitstat.stat_summary(ln)
         if summary is not None:
             n, a, d = summary
             total = f"{n} file{'s' if n != 1 else ''} changed, +{a} -{d}"
             continue
-        entry = _gitdiff.stat_file(ln)
+        entry = _gitstat.stat_file(ln)
         if entry is None:
             raise Unrecognized(f"stat line {ln!r}")
         files.append(entry[0] + entry[1])
     if not total:
         raise Unrecognized("no summary line")
     cut = [0]
-    out = [total, *_gitdiff.files_line(files, cut)]
+    out = [total, *_gitstat.files_line(files, cut)]
     return _text(out, cut[0])
 
 

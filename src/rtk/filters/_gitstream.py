@@ -12,7 +12,7 @@ that says what happened.
 from __future__ import annotations
 
 from rtk.filterapi import LineFilter, Spec
-from rtk.filters import _gitdiff
+from rtk.filters import _gitstat
 from rtk.filters.git import ENV, status
 
 # Progress and transfer statistics: noise once the command is over.
@@ -37,17 +37,17 @@ class _Stat:
         self.modes: dict[str, list[str]] = {}
 
     def feed(self, line: str) -> bool:
-        summary = _gitdiff.stat_summary(line)
+        summary = _gitstat.stat_summary(line)
         if summary is not None:
             n, a, d = summary
             self.total = f"{n} file{'s' if n != 1 else ''} +{a} -{d}"
             return True
-        entry = _gitdiff.stat_file(line)
+        entry = _gitstat.stat_file(line)
         if entry is not None:
             self.index[entry[0]] = len(self.files)
             self.files.append(entry[0] + entry[1])
             return True
-        mode = _gitdiff.stat_mode(line)
+        mode = _gitstat.stat_mode(line)
         if mode is not None:
             kind, path = mode
             at = self.index.get(path)
@@ -62,7 +62,7 @@ class _Stat:
         """``  new: a, b``-style lines for the create/delete/rename/mode lines, each capped."""
         out = []
         for kind, paths in self.modes.items():
-            line = _gitdiff.files_line(paths, cut)[0]
+            line = _gitstat.files_line(paths, cut)[0]
             out.append(f"  {kind}: {line.strip()}")
         return out
 
@@ -82,7 +82,7 @@ class _Remote(LineFilter):
         self.held: list[str] = []  # what git printed that a summary replaces
 
     def ref(self, line: str) -> bool:
-        r = _gitdiff.ref_update(line)
+        r = _gitstat.ref_update(line)
         if r is None:
             return False
         flag, summary, src, dst, reason = r
@@ -234,7 +234,7 @@ class Pull(_Remote):
             # and what git said about the merge before failing is repeated as it said it
             lines = ["fetched: " + ", ".join(self.refs)] if self.refs else []
             skip = ("From ", "To ", "Fetching ")
-            lines += [h for h in self.held if not h.startswith(skip) and _gitdiff.ref_update(h) is None]
+            lines += [h for h in self.held if not h.startswith(skip) and _gitstat.ref_update(h) is None]
             return "\n".join(lines)
         head = "ok " + self.result
         if self.stat.total:
@@ -243,7 +243,7 @@ class Pull(_Remote):
         fetched = [r for r in self.refs if not (self.range and r.endswith(" " + self.range))]
         if fetched:
             out.append("  fetched: " + ", ".join(fetched))
-        out += _gitdiff.files_line(self.stat.files, cut) + self.stat.changes(cut)
+        out += _gitstat.files_line(self.stat.files, cut) + self.stat.changes(cut)
         self.cut = cut[0]
         return "\n".join(out)
 

@@ -3,7 +3,8 @@
 Global options (``-C dir``, ``-c k=v``, ``--no-pager``...) are forwarded to git
 untouched. The other subcommands live in private modules imported only when
 used: ``_gitlog`` (log, show), ``_gitdiff`` (diff), ``_gitstream`` (commit,
-push, pull, fetch) and ``_gitops`` (add, branch, stash, worktree, checkout). A
+push, pull, fetch), ``_gitops`` (add, branch, stash, worktree, checkout) and
+``_gitstat`` (diffstat and ref-update lines they share). A
 subcommand without a filter, or with a flag that asks for a specific output
 format, runs unfiltered.
 """
