@@ -120,6 +120,8 @@ def main() -> int:
     for key in ("mode", "notes"):
         if key in old:
             lines.append(f"{key} = {toml_str(str(old[key]))}")
+    if old.get("ultra_compact"):
+        lines.append("ultra_compact = true")
     meta_path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {raw_path.relative_to(ROOT)} ({len(p.stdout)} bytes, exit {p.returncode}) and {meta_path.name}")
     return 0

@@ -42,6 +42,7 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
     "limits": {
         "status_max_files": (15, "git status: files listed per section"),
         "status_max_untracked": (10, "git status: untracked files listed"),
+        "git_files": (20, "git pull/commit/stash show: files listed before '+N more'"),
         "passthrough_max_lines": (200, "unrecognised output longer than this is shown head+tail"),
         "grep_max_results": (200, "grep/rg: matches shown"),
         "grep_max_per_file": (25, "grep/rg: matches shown per file"),

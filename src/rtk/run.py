@@ -302,7 +302,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
     if not live:
         # Everything is still held: decide exactly, as a whole-output filter would.
         text = "".join(held) + summary
-        raw_text = clean(decode(raw_bytes))
+        raw_text = clean(decode(raw_bytes))  # as pipeline.apply: trailing blank lines included
         if filt is None:
             res = pipeline.bounded_raw(argv, raw_bytes, raw_text, code, tee.write, "raw-error", error)
         else:

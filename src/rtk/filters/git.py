@@ -1,8 +1,12 @@
-"""Filters for git: command-line parsing shared by every subcommand, and ``git status``.
+"""Filters for git: the dispatcher for every subcommand, and ``git status``.
 
 Global options (``-C dir``, ``-c k=v``, ``--no-pager``...) are forwarded to git
-untouched. A subcommand without a filter, or with a flag that asks for a
-specific output format, runs unfiltered.
+untouched. The other subcommands live in private modules imported only when
+used: ``_gitlog`` (log, show), ``_gitdiff`` (diff), ``_gitstream`` (commit,
+push, pull, fetch), ``_gitops`` (add, branch, stash, worktree, checkout) and
+``_gitstat`` (diffstat and ref-update lines they share). A
+subcommand without a filter, or with a flag that asks for a specific output
+format, runs unfiltered.
 """
 
 from __future__ import annotations
@@ -52,8 +56,35 @@ def select(argv: list[str]) -> Spec | None:
     _, sub, args = parts
     if sub == "status":
         return _status_spec(args)
-    return None
+    at = len(argv) - len(args) - 1  # index of the subcommand word
+    if sub in ("log", "show"):
+        from rtk.filters import _gitlog
 
+        return _gitlog.log_spec(argv, at) if sub == "log" else _gitlog.show_spec(argv, at)
+    if sub == "diff":
+        from rtk.filters import _gitdiff
+
+        return _gitdiff.diff_spec(args)
+    if sub in ("push", "pull", "fetch", "commit"):
+        from rtk.filters import _gitstream
+
+        return _gitstream.commit_spec(args) if sub == "commit" else _gitstream.remote_spec(sub, args)
+    if sub in _OPS:
+        from rtk.filters import _gitops
+
+        spec: Spec | None = getattr(_gitops, _OPS[sub])(args)
+        return spec
+    return None  # every other subcommand runs as git prints it
+
+
+# Subcommands filtered by rtk.filters._gitops, and the function that picks their Spec.
+_OPS = {
+    "add": "add_spec",
+    "branch": "branch_spec",
+    "stash": "stash_spec",
+    "worktree": "worktree_spec",
+    "checkout": "checkout_spec",
+}
 
 # ---------------------------------------------------------------------------
 # git status
