@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtk import filters, pipeline, tokens
-from rtk.filterapi import LineFilter, Spec
+from rtk.filterapi import LineFilter, Spec, Unrecognized
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TEE_PLACEHOLDER = "/rtk-data/tee/fixture.log"
@@ -90,16 +90,23 @@ def run_stream_offline(factory: object, argv: list[str], raw: bytes, exit_code: 
     from rtk.text import clean, decode, split_lines
 
     text = clean(decode(raw))
-    filt: LineFilter = factory(argv)  # type: ignore[operator]
-    parts = []
-    for ln in split_lines(text):
-        r = filt.feed(ln)
-        if r is not None:
-            parts.append(r + "\n")
-    summary = filt.finish(exit_code)
+    try:
+        filt: LineFilter = factory(argv)  # type: ignore[operator]
+        parts = []
+        for ln in split_lines(text):
+            r = filt.feed(ln)
+            if r is not None:
+                parts.append(r + "\n")
+        summary = filt.finish(exit_code)
+    except Exception as e:
+        # As the runner does for held output: the raw output replaces everything.
+        mode = "raw-unrecognized" if isinstance(e, Unrecognized) else "raw-error"
+        return pipeline.Outcome("\n".join(split_lines(text)) + "\n", text, mode)
     if summary and not summary.endswith("\n"):
         summary += "\n"
-    return pipeline.finish(argv, raw, text, exit_code, "".join(parts) + summary, filt.cut, keeper)
+    # The runner judges held stream output against the raw lines joined (a final blank line drops).
+    raw_text = "\n".join(split_lines(text))
+    return pipeline.finish(argv, raw, raw_text, exit_code, "".join(parts) + summary, filt.cut, keeper)
 
 
 def run(fx: Fixture) -> pipeline.Outcome:

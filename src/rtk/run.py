@@ -190,6 +190,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         filt, error = None, f"{type(e).__name__}: {e}"
     held: list[str] = []
     live = False
+    raw_whole = False  # the filter failed before printing anything: the raw output is all there is
     deadline = time.monotonic() + HOLD_SECONDS
     raw_chars = 0
     pending = b""
@@ -203,12 +204,13 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
 
     def fail(e: BaseException) -> None:
         # Fail open mid-stream: from here on, print the raw output as it comes.
-        nonlocal filt, error, live
+        nonlocal filt, error, live, raw_whole
         error = f"{type(e).__name__}: {e}"
         _say(1, f"rtk: filter {spec.name} failed ({error}); raw output follows")
         filt = None
         if not live:
             held.clear()  # nothing was printed yet: the raw output replaces it all
+            raw_whole = True
         else:
             out.write(f"[rtk] filter {spec.name} failed; raw output follows\n")
         live = True
@@ -298,7 +300,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         tee_path = tee.write(argv, spool) if tee.wanted(code, cut_items, spool.total) else None
         if cut_items > 0 and tee_path is None and filt is not None:
             summary += "[rtk] (recovery file could not be written; rerun with rtk proxy for the raw output)\n"
-        if tee_path is not None and (cut_items > 0 or code != 0):
+        if tee_path is not None and not raw_whole and (cut_items > 0 or code != 0):
             summary += tee.hint(tee_path) + "\n"
         out.write(summary)
         raw_tok, out_tok = tokens.from_chars(raw_chars), tokens.from_chars(out.chars)
