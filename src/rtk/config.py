@@ -47,6 +47,10 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "grep_max_per_file": (25, "grep/rg: matches shown per file"),
         "ls_max_entries": (200, "ls: entries shown per directory"),
         "buffer_max_bytes": (67108864, "output a whole-output filter may hold in memory"),
+        "pytest_failure_lines": (40, "pytest: lines kept per failing test (assertion, diff, user-code frames)"),
+        "pytest_max_failures": (25, "pytest: failures shown in detail; later ones by header and first lines"),
+        "lint_max_diagnostics": (200, "ruff/mypy: diagnostics listed (all are counted by file and code)"),
+        "package_list_max": (150, "pip/uv/poetry: packages listed per section"),
     },
     "filters": {
         "disabled": ([], "filter ids never applied (their commands run raw)"),
