@@ -23,6 +23,16 @@ FAMILIES: dict[str, str] = {
     # --- files, search, text ---
     "ls": "rtk.filters.ls",
     # --- python ---
+    "mypy": "rtk.filters.mypy",
+    "pip": "rtk.filters.pip",
+    "pip3": "rtk.filters.pip",
+    "poetry": "rtk.filters.poetry",
+    "py.test": "rtk.filters.pytest",
+    "pytest": "rtk.filters.pytest",
+    "python": "rtk.filters.python",
+    "python3": "rtk.filters.python",
+    "ruff": "rtk.filters.ruff",
+    "uv": "rtk.filters.uv",
     # --- rust, go, c/c++ ---
     # --- javascript, typescript ---
     # --- generic runners ---
