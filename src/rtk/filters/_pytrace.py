@@ -122,8 +122,8 @@ class Block:
                 text = f"{self.first_file}:{m.group(2)}" if text.endswith(" in " + m.group(3)) else text
             self.frame.append((KEEP, text))
             return False
-        if self.frame_headed and not line.startswith("    "):
-            self._close_frame()
+        if (self.frame_headed and not line.startswith("    ")) or len(self.frame) >= HOLD_LINES:
+            self._close_frame()  # (a frame is never held beyond HOLD_LINES lines)
         if line.startswith("E ") or line == "E":
             self.frame.append((KEEP, line))
             return False

@@ -147,6 +147,8 @@ class PytestStream(LineFilter):
         self.structured = False
         self.preamble: list[str] = []
         self.rootdir = ""
+        self.seed = ""
+        self.header_seen = False
         self.block: Block | None = None
         self.blocks = 0
         self.warnings: Warnings | None = None
@@ -238,6 +240,8 @@ class PytestStream(LineFilter):
                 self.state = "progress"
             elif line.startswith("rootdir: "):
                 self.rootdir = line[len("rootdir: ") :].split(",", 1)[0].strip()
+            elif line.startswith("Using --randomly-seed="):
+                self.seed = line  # needed to reproduce a failure: shown when the run fails
             elif not (line.startswith(_HEADER_KEYS) or _WORKERS.match(line)):
                 return self._common(line)
             return []
@@ -248,6 +252,7 @@ class PytestStream(LineFilter):
             raise Unrecognized("pytest-sugar output")
         if _BANNER.match(line) and "test session starts" in line:
             self.state = "header"
+            self.header_seen = True
             return self._flush_preamble()
         if not line.strip():
             return []
@@ -404,6 +409,8 @@ class PytestStream(LineFilter):
             lines, cut = self.warnings.render(15)
             out.extend(lines)
             self.cut += cut
+        if self.seed and exit_code != 0:
+            out.append(self.seed)
         out.append(self._summary(exit_code))
         return "\n".join(out)
 
@@ -420,7 +427,8 @@ class PytestStream(LineFilter):
         notes = "; ".join(b for b in self.bangs if b != "KeyboardInterrupt")
         if code == 0:
             if stats is None:
-                if not self.counts or self.counts.get("failed") or self.counts.get("error"):
+                # only -qq runs (no header either) end without a summary line
+                if self.header_seen or not self.counts or self.counts.get("failed") or self.counts.get("error"):
                     raise Unrecognized("exit 0 without a summary line")
                 return f"{label}: {progress} (counted from progress; no summary line)"
             if bad:
