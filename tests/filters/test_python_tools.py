@@ -126,4 +126,6 @@ def test_installers_never_report_success_on_failure() -> None:
     with pytest.raises(Unrecognized):
         uv.install(["uv", "sync"], raw("uv-sync/unsatisfiable"), 0)  # error lines but exit 0
     with pytest.raises(Unrecognized):
-        pip.install(["pip", "install"], raw("pip-install/not-found"), 0)
+        pip.install(["pip", "install"], raw("pip-install/dry-run-unrecognized"), 0)  # nothing installed
+    out = pip.install(["pip", "install"], raw("pip-install/not-found"), 0)
+    assert isinstance(out, Filtered) and out.text.endswith("pip install: done, with errors above - 0 installed, 1 already satisfied\n")

@@ -112,10 +112,9 @@ def install(argv: list[str], output: str, exit_code: int) -> str | Filtered | No
         else:
             dropped += 1
     errors = [k for k in kept if k.startswith(("ERROR:", "error:")) or "×" in k]
-    if exit_code == 0:
-        if errors or not (installed or satisfied):
-            raise Unrecognized("no evidence of an install")
-    elif not kept:
+    if exit_code == 0 and not (installed or satisfied):
+        raise Unrecognized("no evidence of an install")
+    if exit_code != 0 and not kept:
         raise Unrecognized(f"exit {exit_code} without an error line")
     out = list(kept)
     if dropped:
@@ -125,7 +124,8 @@ def install(argv: list[str], output: str, exit_code: int) -> str | Filtered | No
         more = f", +{len(installed) - limit} more" if len(installed) > limit else ""
         out.append(f"installed ({len(installed)}): {', '.join(shown)}{more}")
         dropped += max(len(installed) - limit, 0)
-    status = "ok" if exit_code == 0 else f"FAILED (exit {exit_code})"
+    # pip exits 0 after an install that broke other packages' requirements, with an ERROR line
+    status = f"FAILED (exit {exit_code})" if exit_code else ("done, with errors above" if errors else "ok")
     tail = f"{label} install: {status}"
     if installed or satisfied:
         tail += f" - {len(installed)} installed, {satisfied} already satisfied"
