@@ -6,7 +6,7 @@ import pytest
 
 from fixturelib import FIXTURES
 from rtk import filters
-from rtk.filterapi import Filtered, Unrecognized
+from rtk.filterapi import Filtered, Spec, Unrecognized
 from rtk.filters import pip, uv
 from rtk.text import clean, decode
 
@@ -129,3 +129,16 @@ def test_installers_never_report_success_on_failure() -> None:
         pip.install(["pip", "install"], raw("pip-install/dry-run-unrecognized"), 0)  # nothing installed
     out = pip.install(["pip", "install"], raw("pip-install/not-found"), 0)
     assert isinstance(out, Filtered) and out.text.endswith("pip install: done, with errors above - 0 installed, 1 already satisfied\n")
+
+
+def test_uv_run_puts_an_inner_run_argv_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = filters.lookup
+
+    def lookup(argv: list[str]) -> Spec | None:
+        if argv[0] == "tool":
+            return Spec("tool-x", lambda a, o, c: o, run_argv=["tool", "--color=never", *argv[1:]])
+        return real(argv)
+
+    monkeypatch.setattr(filters, "lookup", lookup)
+    spec = uv.select(["uv", "run", "--frozen", "tool", "a"])
+    assert spec is not None and spec.run_argv == ["uv", "run", "--frozen", "tool", "--color=never", "a"]

@@ -210,8 +210,11 @@ def _run_spec(argv: list[str], args: list[str]) -> Spec | None:
     spec = filters.lookup(inner)
     if spec is None:
         return None
-    prefix = argv[: len(argv) - len(inner)]
-    run_argv = prefix + spec.run_argv if spec.run_argv else None
+    run_argv = None
+    if spec.run_argv:
+        if argv[len(argv) - len(inner) :] != inner:
+            return None  # `uv run -m mod`: the tool's own argv cannot be put back in place
+        run_argv = argv[: len(argv) - len(inner)] + spec.run_argv
     if spec.live:
         return Spec(spec.name, live=True, run_argv=run_argv, env=spec.env)
     if spec.stream is not None:
