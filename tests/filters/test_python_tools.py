@@ -128,7 +128,9 @@ def test_installers_never_report_success_on_failure() -> None:
     with pytest.raises(Unrecognized):
         pip.install(["pip", "install"], raw("pip-install/dry-run-unrecognized"), 0)  # nothing installed
     out = pip.install(["pip", "install"], raw("pip-install/not-found"), 0)
-    assert isinstance(out, Filtered) and out.text.endswith("pip install: done, with errors above - 0 installed, 1 already satisfied\n")
+    assert isinstance(out, Filtered) and out.text.endswith(
+        "pip install: done, with errors above - 0 installed, 1 already satisfied\n"
+    )
 
 
 def test_uv_run_puts_an_inner_run_argv_in_place(monkeypatch: pytest.MonkeyPatch) -> None:

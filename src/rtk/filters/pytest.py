@@ -103,6 +103,7 @@ _STATS = re.compile(
 )
 _COUNT = re.compile(r"(\d+) ([a-z]+)")
 _PCT = r"(?:\s+\[\s*\d+(?:%|/\s*\d+)\])?"
+_PCT_ONLY = re.compile(r"^\s+\[\s*\d+(?:%|/\s*\d+)\]$")
 _PROGRESS = re.compile(r"^(?:\S+\.\w+ )?([.FEsxXR]+)" + _PCT + r"$")
 _STATUS = r"(PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)"
 _PROGRESS_V = re.compile(
@@ -175,6 +176,8 @@ class PytestStream(LineFilter):
         return None
 
     def _count_progress(self, line: str) -> bool:
+        if _PCT_ONLY.match(line):
+            return True  # the end of a progress line another stream wrote into
         m = _PROGRESS.match(line)
         if m:
             for ch in m.group(1):
