@@ -95,7 +95,10 @@ def test_uv_run_runs_the_users_command_and_reads_it_with_the_tools_filter() -> N
     assert spec is not None and spec.filter is not None and spec.run_argv is None
     out = spec.filter(["uv", "run", "ruff", "check"], raw("ruff-check/uv-run-with"), 1)
     assert isinstance(out, Filtered)
-    assert out.text.startswith("ruff check: 7 diagnostics in 1 file\napp/util.py:1:1: E401")
+    assert out.text.startswith("app/util.py:1:1: E401")
+    assert out.text.endswith(
+        "Found 7 errors.\n[*] 4 fixable with `--fix` (3 unsafe fixes available with `--fix --unsafe-fixes`).\n"
+    )
     assert "Installed 1 package" not in out.text and "Downloading" not in out.text
 
 

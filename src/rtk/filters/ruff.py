@@ -178,15 +178,13 @@ def check(argv: list[str], output: str, exit_code: int) -> str | Filtered | None
         raise Unrecognized("exit 1 without diagnostics")
     if stated is not None and stated != len(diags):
         raise Unrecognized(f"ruff says {stated} errors, {len(diags)} parsed")
-    label = tool_label(argv, "ruff")
     listing, cut = _listing(diags)
-    files = len({d.path for d in diags})
-    head = [*notes]
-    if diags:
-        head.append(
-            f"{label} check: {len(diags)} diagnostic{'s' if len(diags) != 1 else ''} in {files} file{'s' if files != 1 else ''}"
-        )
-    return Filtered("\n".join([*head, *listing, *summary]) + "\n", cut)
+    if diags and stated is None:  # ruff's own count is missing: say what was parsed
+        files = len({d.path for d in diags})
+        n = len(diags)
+        label = tool_label(argv, "ruff")
+        summary.append(f"{label} check: {n} diagnostic{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}")
+    return Filtered("\n".join([*notes, *listing, *summary]) + "\n", cut)
 
 
 def format_check(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
