@@ -183,7 +183,9 @@ def check(argv: list[str], output: str, exit_code: int) -> str | Filtered | None
         files = len({d.path for d in diags})
         n = len(diags)
         label = tool_label(argv, "ruff")
-        summary.append(f"{label} check: {n} diagnostic{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}")
+        summary.append(
+            f"{label} check: {n} diagnostic{'s' if n != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+        )
     return Filtered("\n".join([*notes, *listing, *summary]) + "\n", cut)
 
 
