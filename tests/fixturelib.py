@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rtk import filters, pipeline, tokens
-from rtk.filterapi import LineFilter, Spec
+from rtk.filterapi import Spec
 
 FIXTURES = Path(__file__).parent / "fixtures"
 # Goldens name the recovery file with a realistic path. The replay test writes the real file
@@ -104,23 +104,6 @@ def spec_for(fx: Fixture) -> Spec:
     return spec
 
 
-def run_stream_offline(factory: object, argv: list[str], raw: bytes, exit_code: int) -> pipeline.Outcome:
-    """Run a streaming filter over a whole fixture as the runner does for held output."""
-    from rtk.text import clean, decode, split_lines
-
-    text = clean(decode(raw))
-    filt: LineFilter = factory(argv)  # type: ignore[operator]
-    parts = []
-    for ln in split_lines(text):
-        r = filt.feed(ln)
-        if r is not None:
-            parts.append(r + "\n")
-    summary = filt.finish(exit_code)
-    if summary and not summary.endswith("\n"):
-        summary += "\n"
-    return pipeline.finish(argv, raw, text, exit_code, "".join(parts) + summary, filt.cut, keeper)
-
-
 def run(fx: Fixture) -> pipeline.Outcome:
     from rtk import options
 
@@ -128,7 +111,7 @@ def run(fx: Fixture) -> pipeline.Outcome:
     spec = spec_for(fx)
     argv = fx.argv[2:] if fx.argv[0] == "rtk" and fx.argv[1:2] and fx.argv[1] in RUNNERS else fx.argv
     if spec.stream is not None:
-        return run_stream_offline(spec.stream, argv, fx.raw, fx.exit_code)
+        return pipeline.apply_stream(spec.name, spec.stream, argv, fx.raw, fx.exit_code, keeper)
     assert spec.filter is not None
     return pipeline.apply(spec.name, spec.filter, argv, fx.raw, fx.exit_code, keeper)
 

@@ -68,6 +68,11 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "test_max_failures": (50, "test runners: failing tests shown in full"),
         "failure_max_lines": (40, "test runners and rtk test/err: lines kept per failure block"),
         "list_max_items": (40, "npm ls/outdated, next routes, vite outputs: rows listed"),
+        # python
+        "pytest_failure_lines": (40, "pytest: lines kept per failing test (assertion, diff, user-code frames)"),
+        "pytest_max_failures": (25, "pytest: failures shown in detail; later ones by header and first lines"),
+        "lint_max_diagnostics": (200, "ruff/mypy: diagnostics listed (all are counted by file and code)"),
+        "package_list_max": (150, "pip/uv/poetry: packages listed per section"),
     },
     "filters": {
         "disabled": ([], "filter ids never applied (their commands run raw)"),

@@ -26,7 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from rtk.filterapi import FilterFunc
+    from rtk.filterapi import FilterFunc, StreamFactory
 
     Keeper = Callable[[list[str], bytes], "str | None"]
 
@@ -63,7 +63,8 @@ class Outcome:
         return tokens.estimate(self.text)
 
 
-def _nl(text: str) -> str:
+def ensure_newline(text: str) -> str:
+    """``text`` with a final newline (unless empty)."""
     return text if not text or text.endswith("\n") else text + "\n"
 
 
@@ -77,12 +78,12 @@ def bounded_raw(
     if tee.wanted(exit_code, 0, len(raw)):
         tee_path = keep(argv, raw)
     if limit <= 0 or len(lines) <= limit:
-        text = _nl(raw_text)
+        text = ensure_newline(raw_text)
         return Outcome(text, raw_text, mode, 0, tee_path, error)
     if tee_path is None and tee.enabled():
         tee_path = keep(argv, raw)
     if tee_path is None:  # nothing to point at: show everything rather than lose it
-        return Outcome(_nl(raw_text), raw_text, mode, 0, None, error)
+        return Outcome(ensure_newline(raw_text), raw_text, mode, 0, None, error)
     head = limit // 4
     tail = limit - head
     omitted = len(lines) - head - tail
@@ -119,7 +120,7 @@ def apply(
         text, cut = res.text, res.cut
     else:
         text, cut = res, 0
-    return finish(argv, raw, raw_text, exit_code, _nl(text), cut, keep)
+    return finish(argv, raw, raw_text, exit_code, ensure_newline(text), cut, keep)
 
 
 def finish(argv: list[str], raw: bytes, raw_text: str, exit_code: int, text: str, cut: int, keep: Keeper) -> Outcome:
@@ -127,12 +128,44 @@ def finish(argv: list[str], raw: bytes, raw_text: str, exit_code: int, text: str
     tee_path = keep(argv, raw) if tee.wanted(exit_code, cut, len(raw)) else None
     if cut > 0 and tee_path is None:
         # Never claim "+N more" for something the agent cannot get back.
-        return Outcome(_nl(raw_text), raw_text, "raw-guard", 0, None)
+        return Outcome(ensure_newline(raw_text), raw_text, "raw-guard", 0, None)
     if tee_path is not None and (cut > 0 or exit_code != 0):
         text = text + tee.hint(tee_path) + "\n"
     if tokens.estimate(text) >= tokens.estimate(raw_text):
-        return Outcome(_nl(raw_text), raw_text, "raw-guard", 0, tee_path)
+        return Outcome(ensure_newline(raw_text), raw_text, "raw-guard", 0, tee_path)
     return Outcome(text, raw_text, "filtered", cut, tee_path)
+
+
+def apply_stream(
+    name: str,
+    factory: StreamFactory,
+    argv: list[str],
+    raw: bytes,
+    exit_code: int,
+    keep: Keeper = tee.write,
+) -> Outcome:
+    """Run a streaming filter over a complete output, deciding as the runner does for held output.
+
+    Used where the whole output is already at hand (fixture tests, offline reuse);
+    the runner itself feeds the same filter line by line while the command runs.
+    """
+    raw_text = clean(decode(raw))
+    try:
+        filt = factory(argv)
+        parts = []
+        for ln in split_lines(raw_text):
+            r = filt.feed(ln)
+            if r is not None:
+                parts.append(r + "\n")
+        summary = filt.finish(exit_code)
+    except Unrecognized as e:
+        _say(1, f"rtk: {name}: output not recognised ({e}); showing it raw")
+        return Outcome(ensure_newline(raw_text), raw_text, "raw-unrecognized", error=f"unrecognized: {e}")
+    except Exception as e:  # fail open
+        err = f"{type(e).__name__}: {e}"
+        _say(1, f"rtk: filter {name} failed ({err}); showing raw output")
+        return Outcome(ensure_newline(raw_text), raw_text, "raw-error", error=err)
+    return finish(argv, raw, raw_text, exit_code, "".join(parts) + ensure_newline(summary), filt.cut, keep)
 
 
 def _say(level: int, msg: str) -> None:

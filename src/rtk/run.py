@@ -12,7 +12,7 @@ import sys
 import time
 
 from rtk import config, filters, options, pipeline, runner, tee, tokens
-from rtk.text import clean, clean_line, join, split_lines
+from rtk.text import clean, clean_line, join
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -205,6 +205,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         filt, error = None, f"{type(e).__name__}: {e}"
     held: list[str] = []
     live = False
+    raw_whole = False  # the filter failed before printing anything: the raw output is all there is
     deadline = time.monotonic() + HOLD_SECONDS
     raw_chars = 0
     pending = b""
@@ -218,16 +219,21 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
 
     def fail(e: BaseException) -> None:
         # Fail open mid-stream: from here on, print the raw output as it comes.
-        nonlocal filt, error, live
+        nonlocal filt, error, live, raw_whole
         error = f"{type(e).__name__}: {e}"
         _say(1, f"rtk: filter {spec.name} failed ({error}); raw output follows")
         filt = None
         if not live:
             held.clear()  # nothing was printed yet: the raw output replaces it all
+            raw_whole = True
         else:
             out.write(f"[rtk] filter {spec.name} failed; raw output follows\n")
         live = True
-        out.write("\n".join(clean_line(ln) for ln in split_lines(decode(spool.data()))) + "\n")
+        # Everything read so far, except the unfinished last line (it is printed when complete).
+        seen = spool.data()
+        if pending and spool.complete:
+            seen = seen[: len(seen) - len(pending)]
+        out.write(pipeline.ensure_newline(clean(decode(seen))))
 
     while True:
         if not live:
@@ -313,7 +319,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         tee_path = tee.write(argv, spool) if tee.wanted(code, cut_items, spool.total) else None
         if cut_items > 0 and tee_path is None and filt is not None:
             summary += "[rtk] (recovery file could not be written; rerun with rtk proxy for the raw output)\n"
-        if tee_path is not None and (cut_items > 0 or code != 0):
+        if tee_path is not None and not raw_whole and (cut_items > 0 or code != 0):
             summary += tee.hint(tee_path) + "\n"
         out.write(summary)
         raw_tok, out_tok = tokens.from_chars(raw_chars), tokens.from_chars(out.chars)

@@ -34,6 +34,16 @@ FAMILIES: dict[str, str] = {
     "wc": "rtk.filters.wc",
     "wget": "rtk.filters.http",
     # --- python ---
+    "mypy": "rtk.filters.mypy",
+    "pip": "rtk.filters.pip",
+    "pip3": "rtk.filters.pip",
+    "poetry": "rtk.filters.poetry",
+    "py.test": "rtk.filters.pytest",
+    "pytest": "rtk.filters.pytest",
+    "python": "rtk.filters.python",
+    "python3": "rtk.filters.python",
+    "ruff": "rtk.filters.ruff",
+    "uv": "rtk.filters.uv",
     # --- rust, go, c/c++ ---
     "c++": "rtk.filters.cc",
     "cargo": "rtk.filters.cargo",
