@@ -108,12 +108,19 @@ def test_locked_database_keeps_rows_for_later(
     assert db.ingest(quiet=True) == 0  # locked: nothing lost, nothing raised
     holder.execute("ROLLBACK")
     holder.close()
-    leftovers = list(Path(tracking.db_path()).parent.glob("*.ingest"))
-    assert leftovers
-    past = time.time() - 120
-    for f in leftovers:
-        os.utime(f, (past, past))
+    assert not list(Path(tracking.db_path()).parent.glob("*.ingest"))  # rows went back to the journal
+    assert Path(tracking.pending_path()).exists()
     assert [r[0] for r in rows()] == ["first", "second"]
+
+
+def test_file_left_by_a_dead_ingester_is_taken_over() -> None:
+    record("orphan")
+    pending = Path(tracking.pending_path())
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    orphan = pending.with_name(f"{pending.name}.{dead.stdout.strip()}.123.ingest")
+    pending.rename(orphan)  # as if that process had claimed it and died
+    assert [r[0] for r in rows()] == ["orphan"]
+    assert not orphan.exists()
 
 
 def test_twenty_concurrent_writers_lose_no_rows(tmp_path: Path) -> None:

@@ -90,6 +90,11 @@ def append(kind: str, *fields: object) -> None:
             print(f"rtk: tracking disabled for this run: {e}", file=sys.stderr)
 
 
+def append_raw(data: bytes) -> None:
+    """Append complete journal lines as they are (rows handed back by an ingester)."""
+    _locked_append(pending_path(), data)
+
+
 def _locked_append(path: str, data: bytes) -> int:
     """Append under the journal lock; return the file size afterwards."""
     paths.ensure_dir(os.path.dirname(path) or ".")

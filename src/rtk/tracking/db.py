@@ -125,14 +125,40 @@ def _claim(pending: str) -> list[str]:
         if name.startswith(base + ".") and name.endswith(".ingest") and os.path.join(d, name) != mine:
             full = os.path.join(d, name)
             try:
-                if time.time() - os.stat(full).st_mtime < 60:
-                    continue  # probably another ingester at work
-                taken = f"{full}.{os.getpid()}.ingest"
+                if _owner_alive(name[len(base) + 1 :]) and time.time() - os.stat(full).st_mtime < 600:
+                    continue  # another ingester at work
+                taken = f"{pending}.{os.getpid()}.{time.monotonic_ns()}.ingest"
                 os.rename(full, taken)
                 claimed.append(taken)
             except OSError:
                 pass
     return claimed
+
+
+def _owner_alive(suffix: str) -> bool:
+    """Is the process named in a claimed file's suffix (``<pid>.<ns>.ingest``) still running?"""
+    pid = suffix.split(".", 1)[0]
+    if not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # exists, owned by someone else
+    return True
+
+
+def _give_back(path: str) -> None:
+    """Return a claimed file's rows to the journal (the database could not take them now)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+        if data:
+            tracking.append_raw(data)
+        os.unlink(path)
+    except OSError:
+        pass  # left in place; claimed again once this process has exited
 
 
 Rows = list[tuple[object, ...]]
@@ -206,6 +232,9 @@ def ingest(db: sqlite3.Connection | None = None, *, quiet: bool = False) -> int:
             added += len(commands)
         _apply_retention(db)
     except (sqlite3.Error, OSError) as e:
+        for path in claimed:
+            if os.path.exists(path):
+                _give_back(path)
         if not quiet:
             print(f"rtk: could not update the tracking database: {e}", file=sys.stderr)
     finally:
