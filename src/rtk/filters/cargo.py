@@ -10,6 +10,7 @@ filter does not know are printed as they are. Flags that ask for another output
 from __future__ import annotations
 
 from rtk.filterapi import Filtered, LineFilter, Spec, Unrecognized
+from rtk.filters._argv import first_word
 from rtk.filters._diag import Limits
 from rtk.filters._rustdiag import NOISE, RustDiagnostics, is_head
 from rtk.text import plural, split_lines
@@ -37,20 +38,10 @@ _RAW_NEXTEST = (
 
 def _split(argv: list[str]) -> tuple[str, list[str]] | None:
     """``cargo [+tc] [global flags] sub args`` -> (sub, args); None when there is no plain subcommand."""
-    i = 1
-    while i < len(argv):
-        a = argv[i]
-        if a.startswith("+") or a in _GLOBAL_FLAGS:
-            i += 1
-        elif a in _GLOBAL_WITH_VALUE:
-            i += 2
-        elif a.startswith("--") and "=" in a and a.split("=", 1)[0] in _GLOBAL_WITH_VALUE:
-            i += 1
-        elif a.startswith("-"):
-            return None
-        else:
-            return _ALIASES.get(a, a), argv[i + 1 :]
-    return None
+    i = first_word(argv, _GLOBAL_WITH_VALUE, _GLOBAL_FLAGS, start=1, also=lambda a: a.startswith("+"))
+    if i is None or i >= len(argv):
+        return None
+    return _ALIASES.get(argv[i], argv[i]), argv[i + 1 :]
 
 
 def _raw_flag(args: list[str], flags: tuple[str, ...]) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from rtk import config, options
 from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.filters._argv import first_word
 from rtk.text import split_lines
 
 COMMANDS = ("git",)
@@ -34,19 +35,12 @@ ENV = {"LC_ALL": "C", "LANGUAGE": ""}
 
 def split_global(argv: list[str]) -> tuple[list[str], str | None, list[str]] | None:
     """``git [global opts] sub [args]`` -> (global opts, sub, args); None if unparseable."""
-    i = 1
-    while i < len(argv):
-        a = argv[i]
-        if a in _GLOBAL_WITH_VALUE:
-            i += 2
-            continue
-        if a in _GLOBAL_FLAGS or (a.startswith("--") and "=" in a and a.split("=", 1)[0] in _GLOBAL_WITH_VALUE):
-            i += 1
-            continue
-        if a.startswith("-"):
-            return None  # --help, --version, -p (pager), --exec-path...: leave it to git
-        return argv[1:i], a, argv[i + 1 :]
-    return argv[1:], None, []
+    i = first_word(argv, _GLOBAL_WITH_VALUE, _GLOBAL_FLAGS, start=1)
+    if i is None:
+        return None  # --help, --version, -p (pager), --exec-path...: leave it to git
+    if i >= len(argv):
+        return argv[1:], None, []
+    return argv[1:i], argv[i], argv[i + 1 :]
 
 
 def select(argv: list[str]) -> Spec | None:

@@ -12,6 +12,7 @@ import re
 
 from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.filters._argv import subcommand
 from rtk.filters._pylaunch import tool_args, tool_label
 from rtk.text import split_lines
 
@@ -35,18 +36,7 @@ _RAW = ("--help", "-h", "--verbose", "-v", "--quiet", "-q")
 
 def split_sub(args: list[str]) -> tuple[str, list[str]] | None:
     """pip's global options, then the subcommand and its arguments; None if unsure."""
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a in _GLOBAL_WITH_VALUE:
-            i += 2
-        elif a in _GLOBAL_FLAGS or a.split("=", 1)[0] in _GLOBAL_WITH_VALUE:
-            i += 1
-        elif a.startswith("-"):
-            return None
-        else:
-            return a, args[i + 1 :]
-    return None
+    return subcommand(args, _GLOBAL_WITH_VALUE, _GLOBAL_FLAGS)
 
 
 def asks_raw(args: list[str], raw: tuple[str, ...] = _RAW) -> bool:

@@ -12,6 +12,7 @@ import re
 
 from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.filters._argv import subcommand
 from rtk.text import split_lines
 
 COMMANDS = ("poetry",)
@@ -22,19 +23,10 @@ _RAW = ("--help", "-h", "--verbose", "-v", "-vv", "-vvv", "--quiet", "-q", "--ve
 
 
 def select(argv: list[str]) -> Spec | None:
-    args = argv[1:]
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a in _GLOBAL_WITH_VALUE:
-            i += 2
-        elif a in _GLOBAL_FLAGS or a.split("=", 1)[0] in _GLOBAL_WITH_VALUE:
-            i += 1
-        else:
-            break
-    if i >= len(args) or args[i] != "install":
+    parts = subcommand(argv[1:], _GLOBAL_WITH_VALUE, _GLOBAL_FLAGS)
+    if parts is None or parts[0] != "install":
         return None
-    if any(a in _RAW for a in args[i + 1 :]):
+    if any(a in _RAW for a in parts[1]):
         return None
     return Spec("poetry-install", install)
 

@@ -12,6 +12,7 @@ import re
 
 from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.filters._argv import first_word
 from rtk.filters._pylaunch import tool_args, tool_label
 from rtk.text import split_lines
 
@@ -29,19 +30,11 @@ _FORMAT_RAW = ("--diff", "--help", "-h", "--quiet", "-q", "--silent", "-s", "--v
 
 
 def _split(args: list[str]) -> tuple[str, list[str]] | None:
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a in _GLOBAL_WITH_VALUE:
-            i += 2
-            continue
-        if a in _GLOBAL_FLAGS or a.startswith("--config="):
-            i += 1
-            continue
-        if a.startswith("-"):
-            return None
-        return a, args[:i] + args[i + 1 :]
-    return None
+    """(subcommand, every other argument, global options included); None if unsure."""
+    i = first_word(args, _GLOBAL_WITH_VALUE, _GLOBAL_FLAGS)
+    if i is None or i >= len(args):
+        return None
+    return args[i], args[:i] + args[i + 1 :]
 
 
 def _asks_raw(args: list[str], raw: tuple[str, ...]) -> bool:

@@ -12,6 +12,7 @@ import re
 
 from rtk import config
 from rtk.filterapi import Filtered, LineFilter, Spec, Unrecognized
+from rtk.filters._argv import subcommand
 from rtk.text import split_lines
 
 TYPE_CHECKING = False
@@ -52,22 +53,6 @@ _RUN_FLAGS = frozenset(
 _INSTALL_RAW = ("--help", "-h", "--quiet", "-q", "--verbose", "-v", "--output-format", "--format")
 
 
-def _split(args: list[str], with_value: frozenset[str], flags: frozenset[str]) -> tuple[str, list[str]] | None:
-    """Skip known options; the first other word and what follows it. None on an unknown option."""
-    i = 0
-    while i < len(args):
-        a = args[i]
-        if a in with_value:
-            i += 2
-        elif a in flags or a.split("=", 1)[0] in with_value:
-            i += 1
-        elif a.startswith("-"):
-            return None
-        else:
-            return a, args[i + 1 :]
-    return None
-
-
 def _asks_raw(args: list[str], raw: tuple[str, ...]) -> bool:
     for a in args:
         if a == "--":
@@ -78,7 +63,7 @@ def _asks_raw(args: list[str], raw: tuple[str, ...]) -> bool:
 
 
 def select(argv: list[str]) -> Spec | None:
-    parts = _split(argv[1:], _GLOBAL_WITH_VALUE, _GLOBAL_FLAGS)
+    parts = subcommand(argv[1:], _GLOBAL_WITH_VALUE, _GLOBAL_FLAGS)
     if parts is None:
         return None
     sub, args = parts
@@ -87,7 +72,7 @@ def select(argv: list[str]) -> Spec | None:
     if sub == "sync" and not _asks_raw(args, _INSTALL_RAW):
         return Spec("uv-sync", install)
     if sub == "pip":
-        pp = _split(args, _GLOBAL_WITH_VALUE, _GLOBAL_FLAGS)
+        pp = subcommand(args, _GLOBAL_WITH_VALUE, _GLOBAL_FLAGS)
         if pp is None:
             return None
         psub, pargs = pp
