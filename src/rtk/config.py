@@ -57,20 +57,17 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "json_max_string": (400, "curl/wget/rtk json: characters shown of a long string value"),
         "log_max_lines": (200, "rtk log: distinct lines shown (errors and warnings always shown)"),
         "buffer_max_bytes": (67108864, "output a whole-output filter may hold in memory"),
+        # every test runner (pytest, cargo test, nextest, go test, ctest, vitest, jest, rtk test...)
+        "test_max_failures": (30, "failing tests shown in full (the rest by name and first line)"),
+        "test_failure_lines": (40, "lines kept per failing test: assertion, diff, user-code frames"),
         # rust, go, c/c++ (cargo, go, golangci-lint, make, gcc/clang, cmake --build, ctest)
         "build_max_errors": (50, "cargo/go/make/gcc: error blocks shown in full"),
         "build_error_lines": (60, "cargo/go/make/gcc: lines shown per error block"),
         "build_max_warnings": (60, "cargo/go/make/gcc/golangci-lint: warnings and lint findings listed"),
-        "native_test_max_failures": (30, "cargo test, nextest, go test, ctest: failing tests shown in full"),
-        "native_test_failure_lines": (40, "cargo test, nextest, go test, ctest: lines shown per failing test"),
         # javascript / typescript and the generic runners
         "lint_max_per_rule": (50, "eslint/biome/oxlint/prettier: locations listed per rule (files for prettier)"),
-        "test_max_failures": (50, "test runners: failing tests shown in full"),
-        "failure_max_lines": (40, "test runners and rtk test/err: lines kept per failure block"),
         "list_max_items": (40, "npm ls/outdated, next routes, vite outputs: rows listed"),
         # python
-        "pytest_failure_lines": (40, "pytest: lines kept per failing test (assertion, diff, user-code frames)"),
-        "pytest_max_failures": (25, "pytest: failures shown in detail; later ones by header and first lines"),
         "lint_max_diagnostics": (200, "ruff/mypy: diagnostics listed (all are counted by file and code)"),
         "package_list_max": (150, "pip/uv/poetry: packages listed per section"),
     },

@@ -114,7 +114,7 @@ def test_progress_is_dropped_and_each_failure_is_printed_when_complete() -> None
 
 def test_failure_cap_is_stated_and_keeps_the_error_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cfg = tmp_path / "config.toml"
-    cfg.write_text("[limits]\npytest_failure_lines = 8\n")
+    cfg.write_text("[limits]\ntest_failure_lines = 8\n")
     monkeypatch.setenv("RTK_CONFIG", str(cfg))
     config.reset()
     printed, _, cut = run_filter(raw_lines("fail-default"), 1)
@@ -129,7 +129,7 @@ def test_failures_beyond_the_detail_limit_keep_their_id_and_message(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     cfg = tmp_path / "config.toml"
-    cfg.write_text("[limits]\npytest_max_failures = 2\n")
+    cfg.write_text("[limits]\ntest_max_failures = 2\n")
     monkeypatch.setenv("RTK_CONFIG", str(cfg))
     config.reset()
     printed, _, _ = run_filter(raw_lines("fail-default"), 1)

@@ -122,7 +122,7 @@ def blocks(lines: list[str], max_lines: int) -> tuple[list[tuple[str, list[str]]
 def _limits() -> tuple[int, int]:
     from rtk import config
 
-    return int(config.get("limits.failure_max_lines")), int(config.get("limits.test_max_failures"))
+    return int(config.get("limits.test_failure_lines")), int(config.get("limits.test_max_failures"))
 
 
 # ---------------------------------------------------------------------------

@@ -14,8 +14,8 @@ class Limits:
         self.max_errors = int(config.get("limits.build_max_errors"))
         self.error_lines = int(config.get("limits.build_error_lines"))
         self.max_warnings = int(config.get("limits.build_max_warnings"))
-        self.max_failures = int(config.get("limits.native_test_max_failures"))
-        self.failure_lines = int(config.get("limits.native_test_failure_lines"))
+        self.max_failures = int(config.get("limits.test_max_failures"))
+        self.failure_lines = int(config.get("limits.test_failure_lines"))
 
 
 def bounded(lines: list[str], cap: int, what: str = "lines of this error") -> tuple[list[str], int]:

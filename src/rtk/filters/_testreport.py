@@ -54,7 +54,7 @@ def clean_body(lines: list[str], indent: int | None = None) -> list[str]:
 def render(head: str, failures: list[Failure], extra: list[str] | None = None) -> Filtered:
     """The summary line, then every failure (bounded per failure and in number, with exact counts)."""
     max_fail = limit("test_max_failures")
-    max_lines = limit("failure_max_lines")
+    max_lines = limit("test_failure_lines")
     out = [head]
     cut = 0
     shown = failures if len(failures) <= max_fail + 1 else failures[:max_fail]

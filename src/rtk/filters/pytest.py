@@ -141,8 +141,8 @@ class PytestStream(LineFilter):
         super().__init__(argv)
         self.label = tool_label(argv, "pytest")
         self.keep_args = _showlocals(tool_args(argv))
-        self.cap = int(config.get("limits.pytest_failure_lines"))
-        self.max_blocks = int(config.get("limits.pytest_max_failures"))
+        self.cap = int(config.get("limits.test_failure_lines"))
+        self.max_blocks = int(config.get("limits.test_max_failures"))
         self.state = "start"  # start | header | progress | section
         self.section = ""
         self.structured = False
