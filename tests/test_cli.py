@@ -10,6 +10,7 @@ import pytest
 
 from helpers import path_with, rtk_argv, stub_tool
 from rtk import __version__, options
+from rtk.__main__ import COMMANDS
 
 
 def run(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
@@ -33,10 +34,19 @@ def test_no_arguments_is_usage_error() -> None:
     assert p.returncode == 2 and "usage: rtk" in p.stderr
 
 
-@pytest.mark.parametrize("cmd", ["gain", "config", "proxy", "rewrite"])
+@pytest.mark.parametrize("cmd", sorted(COMMANDS))
 def test_every_command_has_help(cmd: str) -> None:
     p = run(cmd, "--help")
-    assert p.returncode == 0 and "usage:" in p.stdout
+    assert p.returncode == 0 and "usage:" in p.stdout.lower(), p.stdout + p.stderr
+    assert "Traceback" not in p.stderr
+
+
+@pytest.mark.parametrize("cmd", sorted(COMMANDS))
+def test_every_command_rejects_an_unknown_flag_in_one_line(cmd: str) -> None:
+    p = run(cmd, "--no-such-flag-xyz")
+    assert "Traceback" not in p.stderr
+    if p.returncode != 0:
+        assert len(p.stderr.strip().splitlines()) <= 3, p.stderr
 
 
 def test_unknown_flag_of_a_command_is_one_line_error() -> None:
