@@ -175,7 +175,7 @@ class Analysis:
             out = share if s in sharing else 0.0
             role = s.role
             if role in ("missed", "passthrough"):
-                row = self.tracked.match(s.original, call)
+                row = self.tracked.match(s.originals(), call)
                 if row is not None:
                     self.hook += 1
                     self._via(s, call, sess, day, row, entries, hook=True)
@@ -184,7 +184,7 @@ class Analysis:
                 self._rerun_check(s, call, out)
             elif role == "rtk":
                 self.explicit += 1
-                self._via(s, call, sess, day, self.tracked.match(s.original, call), entries, hook=False)
+                self._via(s, call, sess, day, self.tracked.match(s.originals(), call), entries, hook=False)
             elif role in ("proxy", "disabled"):
                 self.on_purpose += 1
                 self._rerun_check(s, call, out)

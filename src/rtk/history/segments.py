@@ -59,6 +59,18 @@ class Seg:
         """The command as rtk's tracking records it (``join(argv)``)."""
         return join(self.argv)
 
+    def originals(self) -> list[str]:
+        """Every form rtk's tracking may have recorded for this command: ``uv run pytest -x`` runs
+        as ``uv run rtk pytest -x``, tracked as ``pytest -x``."""
+        out = [join(self.argv)]
+        rule = self.cls.rule
+        if rule is not None:
+            for i in range(1, len(self.argv)):
+                if _seg.tool_name(self.argv[i]) in rule.tools:
+                    out.append(join(self.argv[i:]))
+                    break
+        return out
+
     def __repr__(self) -> str:
         return f"Seg({self.role}, {self.key!r})"
 
@@ -118,6 +130,10 @@ def _one(text: str, words: list[str], cls: engine.Classification) -> Seg | None:
     tool = _seg.tool_name(argv[0])
     if tool == "rtk":
         return _rtk(text, argv, cls)
+    if cls.reason == "already rtk":  # uv run rtk pytest
+        i = next((k for k, w in enumerate(argv) if _seg.tool_name(w) == "rtk"), -1)
+        if i > 0:
+            return _rtk(text, argv[i:], cls)
     if cls.kind == "ignored":
         if cls.reason == "RTK_DISABLED=1":
             inner = engine.classify(join(argv))

@@ -81,8 +81,8 @@ class Tracked:
             return None
         return r["saved"] * 100.0 / r["input"]
 
-    def match(self, original: str, call: Call) -> dict[str, Any] | None:
-        """The tracked rtk run of ``original`` made for ``call``, or None."""
+    def match(self, originals: list[str], call: Call) -> dict[str, Any] | None:
+        """The tracked rtk run made for ``call`` of one of ``originals`` (forms of one command), or None."""
         if self.db is None or not self.lo or not call.ts:
             return None
         start = _epoch(call.ts) - SLACK_S
@@ -92,7 +92,9 @@ class Tracked:
             return None
         from rtk.tracking import mask_command, queries
 
-        for row in queries.runs_between(self.db, mask_command(original), a, b):
+        rows = [r for o in originals for r in queries.runs_between(self.db, mask_command(o), a, b)]
+        rows.sort(key=lambda r: (r["timestamp"], r["id"]))
+        for row in rows:
             if row["id"] in self.used:
                 continue
             proj = row["project"]
