@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from histlib import claude_session, homes, install_real, iso, rtk, rtk_json, track
 
 REAL_MISSED = {  # command -> (runs, output tokens) over the six real transcripts

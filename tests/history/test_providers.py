@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from histlib import CLAUDE, CODEX, install_real
+
 from rtk.history import Call, Problems, SessionFile, Usage, claude, codex, projects, scan
 
 
