@@ -75,12 +75,15 @@ def _time_chart(days: list[dict[str, Any]]) -> str:
     for v in vals:
         total += v
         cum.append(total)
-    clo, chi = min(0.0, *cum), max(0.0, *cum)
-    if clo == chi:
-        chi = 1.0
+    # The running total shares the bars' zero line: one scale that fits its highs and lows.
+    y0 = y(0)
+    up, down = max(0.0, *cum), -min(0.0, *cum)
+    k = min((y0 - top) / up if up > 0 and y0 > top else math.inf, (top + ph - y0) / down if down > 0 else math.inf)
+    if k == math.inf:
+        k = (y0 - top) or ph
 
     def yc(v: float) -> float:
-        return top + ph * (chi - v) / (chi - clo)
+        return y0 - v * k
 
     n = len(days)
     slot = pw / n
@@ -89,19 +92,20 @@ def _time_chart(days: list[dict[str, Any]]) -> str:
     for t in ticks:
         parts.append(f'<line x1="{left}" x2="{w - right}" y1="{y(t):.1f}" y2="{y(t):.1f}" class="grid"/>')
         parts.append(f'<text x="{left - 8}" y="{y(t) + 4:.1f}" class="ax" text-anchor="end">{_short(t)}</text>')
-    cticks = _ticks(clo, chi)
-    clo, chi = min(clo, cticks[0]), max(chi, cticks[-1])
-    for t in cticks:
+    clo, chi = -(top + ph - y0) / k, (y0 - top) / k
+    for t in _ticks(clo, chi):
+        if t < clo - 1e-9 or t > chi + 1e-9:
+            continue
         parts.append(f'<text x="{w - right + 8}" y="{yc(t) + 4:.1f}" class="ax cum">{_short(t)}</text>')
     step = max(1, math.ceil(n / 10))
     for i, d in enumerate(days):
         x = left + slot * i + (slot - bw) / 2
         v = d["saved"]
-        y0, y1 = sorted((y(0), y(v)))
+        b0, b1 = sorted((y(0), y(v)))
         color = GREEN if v >= 0 else RED
         tip = f"{d['period']}: {_n(v)} tokens saved ({d['savings_pct']:.1f}% of {_n(d['input'])}), {d['commands']} runs"
         parts.append(
-            f'<rect x="{x:.1f}" y="{y0:.1f}" width="{bw:.1f}" height="{max(y1 - y0, 0.8):.1f}" rx="2" fill="{color}">'
+            f'<rect x="{x:.1f}" y="{b0:.1f}" width="{bw:.1f}" height="{max(b1 - b0, 0.8):.1f}" rx="2" fill="{color}">'
             f"<title>{_e(tip)}</title></rect>"
         )
         if i % step == 0 or i == n - 1:
@@ -209,11 +213,12 @@ def _rerun_table(rows: list[dict[str, Any]], window: int) -> str:
     for r in rows:
         pct = r["signal_pct"]
         color = GREEN if pct < 5 else (AMBER if pct < 15 else RED)
+        few = '<span class="few">few runs</span>' if r["rtk_runs"] < 5 else ""
         out.append(
             f"<tr><td>{_e(r['filter'])}</td><td class='num'>{_n(r['rtk_runs'])}</td>"
             f"<td class='num'>{_n(r['raw_reruns'])}</td><td class='num'>{_n(r['recovery_reads'])}</td>"
             f'<td><div class="sig"><div class="sig-track"><div class="sig-bar" style="width:{min(pct, 100):.1f}%;'
-            f'background:{color}"></div></div><span>{pct:.1f}%</span></div></td></tr>'
+            f'background:{color}"></div></div><span>{pct:.1f}%</span>{few}</div></td></tr>'
         )
     out.append("</tbody></table>")
     out.append(
@@ -265,6 +270,7 @@ table.rr td:first-child{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,m
 .sig{display:flex;align-items:center;gap:10px}
 .sig-track{flex:1;background:#eef1f5;border-radius:6px;height:10px;overflow:hidden;min-width:120px}
 .sig-bar{height:100%}
+.few{color:var(--mute);font-size:11px;border:1px solid var(--line);border-radius:8px;padding:0 6px}
 .note{color:var(--mute);font-size:12px;margin:10px 0 0}
 .empty{color:var(--mute);background:#f8fafc;border:1px dashed var(--line);border-radius:10px;padding:28px;text-align:center}
 footer{max-width:1000px;margin:0 auto 40px;padding:0 20px;color:var(--mute);font-size:12px}
@@ -331,7 +337,8 @@ def render(report: dict[str, Any], history: dict[str, Any] | None, generated: st
         f'<p class="sub">Top {len(report["by_command"])} filters by tokens saved; the rate is weighted (saved / raw).</p>'
         f"{_command_bars(report['by_command'])}</section>",
         "<section><h2>Adoption over time</h2>"
-        f'<p class="sub">Agent shell commands rtk serves: how many went through rtk. {_e(hist_scope)}</p>'
+        f'<p class="sub">Agent shell commands rtk serves, on the days with agent sessions: how many went through rtk.'
+        f" {_e(hist_scope)}</p>"
         f"{_adoption_chart(history['daily'] if history else [])}</section>",
         "<section><h2>Re-run signal per filter</h2>"
         '<p class="sub">Did the agent run the same command again raw, or open the recovery file, right after rtk?</p>'
