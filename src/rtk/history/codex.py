@@ -17,6 +17,10 @@ Each line is ``{"timestamp", "type", "payload"}``. Records used (the rest is ski
 - other ``function_call`` / ``custom_tool_call`` names (``apply_patch``, ``update_plan``...)
   are only counted.
 
+Codex writes ``timestamp``, ``type`` and ``payload`` in that order, and the payload's own
+``type`` (and ``call_id``) first, so record types are recognised from the first
+:data:`HEAD` bytes of a line: a line carrying megabytes of output is never scanned whole.
+
 The output size of a call is what the agent received: the text after ``Output:`` summed
 over the call's chunks (the shell form: ``output``); when no chunk was seen, the length
 of ``aggregated_output``.
@@ -49,6 +53,7 @@ _RUNNING = re.compile(r"(?m)^Process running with session ID (\d+)")
 _OLD_EXIT = re.compile(r"(?m)^Exit code: (-?\d+)")
 _SHELLS = frozenset(("bash", "sh", "zsh", "dash", "ksh", "fish"))
 ERROR_HEAD = 400
+HEAD = 320  # bytes of a line holding its type, payload type and call id
 
 
 def roots() -> list[str]:
@@ -102,13 +107,14 @@ def read(
     r = Reader(sf.path, problems)
     st = _State(sf)
     for raw in r.lines():
-        if b'"function_call"' in raw or b'"local_shell_call"' in raw or b'"custom_tool_call"' in raw:
+        head = raw[:HEAD]  # the record and payload types come first: never scan a long output
+        if b'"function_call"' in head or b'"local_shell_call"' in head or b'"custom_tool_call"' in head:
             d = r.parse(raw)
             p = d.get("payload") if d else None
             if isinstance(p, dict) and d is not None:
                 _call(st, p, norm_ts(d.get("timestamp")))
-        elif b'"function_call_output"' in raw:
-            ids = _CALL_ID.findall(raw)
+        elif b'"function_call_output"' in head:
+            ids = _CALL_ID.findall(head)
             if not ids:
                 continue
             cid = ids[0].decode("utf-8", "replace")
@@ -118,12 +124,12 @@ def read(
             p = d.get("payload") if d else None
             if isinstance(p, dict) and d is not None:
                 _output(st, cid, p, norm_ts(d.get("timestamp")))
-        elif b'"exec_command_end"' in raw:
+        elif b'"exec_command_end"' in head:
             d = r.parse(raw)
             p = d.get("payload") if d else None
             if isinstance(p, dict) and d is not None and p.get("type") == "exec_command_end":
                 _end(st, p, norm_ts(d.get("timestamp")))
-        elif b'"session_meta"' in raw or b'"turn_context"' in raw:
+        elif b'"session_meta"' in head or b'"turn_context"' in head:
             d = r.parse(raw)
             p = d.get("payload") if d else None
             if isinstance(p, dict) and d is not None:
