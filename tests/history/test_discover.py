@@ -82,13 +82,14 @@ def test_default_scope_is_this_project(real: tuple[Path, Path], tmp_path: Path) 
     )  # the tool-heavy and subagent sessions, and Codex TUI; minus one cancelled
 
 
-def test_bad_flags_are_one_line_errors(real: tuple[Path, Path]) -> None:
-    p = rtk("discover", "--since", "yesterday")
-    assert p.returncode == 2 and p.stderr.count("\n") == 1 and "--since" in p.stderr
-    p = rtk("discover", "--format", "xml")
-    assert p.returncode == 2 and "invalid choice" in p.stderr and "Traceback" not in p.stderr
-    p = rtk("discover", "--help")
-    assert p.returncode == 0 and "--since" in p.stdout and "--all" in p.stdout
+@pytest.mark.parametrize("cmd", ["discover", "learn", "session", "cc-economics"])
+def test_bad_flags_are_one_line_errors(real: tuple[Path, Path], cmd: str) -> None:
+    for bad in (["--since", "yesterday"], ["--format", "xml"], ["--no-such-flag"]):
+        p = rtk(cmd, *bad)
+        assert p.returncode == 2 and p.stderr.count("\n") == 1 and p.stderr.startswith("rtk: "), (bad, p.stderr)
+        assert p.stdout == ""
+    p = rtk(cmd, "--help")
+    assert p.returncode == 0 and "--since" in p.stdout and "--format" in p.stdout
 
 
 def test_bigger_history_built_by_repetition(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from typing import NoReturn
 
 from rtk.errors import UsageError
 from rtk.history.scan import Scope
@@ -13,6 +14,13 @@ ESTIMATE_NOTE = (
     "token figures are estimates: ceil(characters / 4) of the shell output the agent received, not billed tokens"
 )
 PRIVACY_NOTE = "read from local transcript files only; nothing is sent anywhere"
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with rtk's one-line errors: ``rtk: discover: <what is wrong> (see rtk discover --help)``."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog.removeprefix('rtk ')}: {message} (see {self.prog} --help)")
 
 
 def add_scope_flags(p: argparse.ArgumentParser, since_default: str | None = "30d", all_default: bool = False) -> None:

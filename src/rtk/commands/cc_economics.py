@@ -36,7 +36,7 @@ NOTES = [
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = H.Parser(
         prog="rtk cc-economics",
         description="Claude Code tokens and cost per day (or week, month) and model, from local transcripts,"
         " beside what rtk saved in the same periods.",

@@ -21,7 +21,7 @@ from rtk.history.tracked import Tracked
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = H.Parser(
         prog="rtk discover",
         description="Commands past agent sessions ran raw that rtk would have shortened, the adoption rate,"
         " candidates for new filters, and filters whose output was re-run raw.",
@@ -56,7 +56,7 @@ def collect(sc: scan.Scope, limit: int = 15, problems: Problems | None = None) -
 def main(args: list[str]) -> int:
     ns = _parser().parse_args(args)
     if ns.limit < 1:
-        raise SystemExit(_parser().error("--limit must be at least 1"))
+        _parser().error("--limit must be at least 1")
     sc = H.scope(ns)
     problems = Problems()
     report = collect(sc, ns.limit, problems)

@@ -24,7 +24,7 @@ TITLE = "## Command corrections learned from past sessions"
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = H.Parser(
         prog="rtk learn",
         description="Find commands that failed and were corrected right after (wrong flag, wrong path, missing"
         " subcommand...) in past agent sessions, and propose rules for the agent's instructions file.",
@@ -54,7 +54,7 @@ def instructions_file(explicit: str | None) -> str:
 def main(args: list[str]) -> int:
     ns = _parser().parse_args(args)
     if not 0.0 <= ns.min_confidence <= 1.0:
-        raise SystemExit(_parser().error("--min-confidence must be between 0 and 1"))
+        _parser().error("--min-confidence must be between 0 and 1")
     sc = H.scope(ns)
     problems = Problems()
     learner = Learner()

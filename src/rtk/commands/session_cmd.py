@@ -19,7 +19,7 @@ from rtk.history.tracked import Tracked
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = H.Parser(
         prog="rtk session",
         description="The most recent agent sessions: shell commands run, how many went through rtk, tokens saved.",
         epilog=f"{H.ESTIMATE_NOTE}; {H.PRIVACY_NOTE}.",
@@ -61,7 +61,7 @@ def collect(sc: scan.Scope, limit: int, problems: Problems) -> list[dict[str, An
 def main(args: list[str]) -> int:
     ns = _parser().parse_args(args)
     if ns.limit < 1:
-        raise SystemExit(_parser().error("--limit must be at least 1"))
+        _parser().error("--limit must be at least 1")
     sc = H.scope(ns)
     problems = Problems()
     rows = collect(sc, ns.limit, problems)
