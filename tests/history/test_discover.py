@@ -171,6 +171,8 @@ def test_reruns_per_filter(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert rr == {"git-log": (1, 1, 0), "ls": (1, 0, 1), "git-status": (1, 0, 0), "git-diff": (1, 0, 0)}
     top = d["reruns"][0]
     assert top["signal_pct"] == 100.0
+    assert top["filter"] == "git-log" and top["examples"] == ["GITHUB_TOKEN=**** git log -5"]
+    assert "ghp_" not in json.dumps(d)
     assert d["adoption"]["explicit"] == 4
     assert {x["day"] for x in d["rerun_daily"]} and sum(x["count"] for x in d["rerun_daily"]) == 2
     # the re-run example is shown masked

@@ -237,3 +237,13 @@ def test_copied_layout_is_bytes_unchanged(tmp_path: Path, monkeypatch: pytest.Mo
         assert any(p.read_bytes() == f.read_bytes() for f in CLAUDE.iterdir())
     shutil.rmtree(claude_home)
     assert all(sf.agent == "codex" for _, sf in scan.session_files(scan.Scope()))
+
+
+def test_via_rtk_is_what_the_transcript_shows() -> None:
+    def call(cmd: str) -> Call:
+        return Call("claude", "s", "shell", cmd)
+
+    assert call("rtk git status").via_rtk and call("cd x && uv run rtk pytest -q").via_rtk
+    assert call("RTK_DISABLED=0 rtk -v ls").via_rtk
+    assert not call("rtk proxy git log").via_rtk and not call("git status").via_rtk and not call("rtk gain").via_rtk
+    assert not call("echo rtk").via_rtk

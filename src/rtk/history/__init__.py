@@ -69,6 +69,19 @@ class Call:
         self.cancelled = False
         self.done = False  # the provider saw everything it will learn about this call
 
+    @property
+    def via_rtk(self) -> bool:
+        """Written as an rtk command (``rtk git log``, ``uv run rtk pytest``; not ``rtk proxy``).
+
+        A command a hook rewrote still reads raw in the transcript: ``rtk.history.tracked``
+        finds those in the tracking database.
+        """
+        if self.kind != "shell" or "rtk" not in self.command:
+            return False
+        from rtk.history import segments
+
+        return any(s.role == "rtk" for s in segments.of(self.command))
+
     def __repr__(self) -> str:
         return f"Call({self.agent}:{self.kind} {self.command[:40]!r} exit={self.exit_code} out={self.output_chars})"
 
@@ -139,4 +152,4 @@ class Problems:
 
     def print(self, prog: str) -> None:
         for line in self.lines():
-            print(f"rtk {prog}: skipped part of {line}", file=sys.stderr)
+            print(f"rtk {prog}: {line}", file=sys.stderr)

@@ -26,6 +26,7 @@ import re
 from rtk.history import Call
 from rtk.history import segments as _segments
 from rtk.text import slug as _slug
+from rtk.tracking import mask_command
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -286,7 +287,7 @@ class Analysis:
                 r = self.reruns[e.filter]
                 r[1] += 1
                 if len(r[3]) < 3:
-                    r[3].append(s.text)
+                    r[3].append(mask_command(s.text))
                 self._window.remove(e)
                 self._cost(call, out)
                 return
@@ -322,7 +323,7 @@ class Analysis:
         rewritable = via + self.missed_runs
         missed = [
             {
-                "command": k,
+                "command": mask_command(k),
                 "runs": g[0],
                 "output_tokens": g[1],
                 "est_saved_tokens": round(g[2]),
@@ -335,7 +336,7 @@ class Analysis:
         missed.sort(key=lambda m: (-m["est_saved_tokens"], -m["runs"], m["command"]))
         cands = [
             {
-                "command": k,
+                "command": mask_command(k),
                 "runs": c[0],
                 "output_tokens": c[1],
                 "why": "filter not built yet" if "not built" in c[2] else "no rule",
@@ -356,7 +357,7 @@ class Analysis:
         ]
         reruns.sort(key=lambda r: (-(r["raw_reruns"] + r["recovery_reads"]), -r["rtk_runs"], r["filter"]))
         ignored: list[dict[str, Any]] = [
-            {"command": k, "runs": g[0], "output_tokens": g[1]} for k, g in self.ignored.items()
+            {"command": mask_command(k), "runs": g[0], "output_tokens": g[1]} for k, g in self.ignored.items()
         ]
         ignored.sort(key=lambda g: (-g["output_tokens"], -g["runs"], g["command"]))
         return {
@@ -386,7 +387,9 @@ class Analysis:
             },
             "candidates": cands[:limit],
             "candidates_total": {"commands": len(cands), "runs": sum(c["runs"] for c in cands)},
-            "by_design": sorted(({"why": k, "runs": n} for k, n in self.by_design.items()), key=lambda x: -x["runs"]),
+            "by_design": sorted(
+                ({"why": mask_command(k), "runs": n} for k, n in self.by_design.items()), key=lambda x: -x["runs"]
+            ),
             "ignored": ignored[:limit],
             "reruns": reruns,
             "not_shell": dict(sorted(self.other.items(), key=lambda kv: -kv[1])),
