@@ -138,7 +138,8 @@ def _missed(r: dict[str, Any]) -> list[str]:
         out.append(f"  +{more} more commands (--limit)")
     out.append(
         "  est. saved = output tokens x rate. basis: measured = the weighted rate of your own rtk runs of that"
-        " filter; rule = the rule table's estimate; passthrough = rtk would run that form unfiltered (0)"
+        " filter; rule = the rule table's estimate; passthrough = rtk would run that form unfiltered (0);"
+        " a+b: runs of both kinds"
     )
     return out
 

@@ -328,7 +328,7 @@ class Analysis:
                 "output_tokens": g[1],
                 "est_saved_tokens": round(g[2]),
                 "rate_pct": _pct(g[2], g[1]),
-                "source": "passthrough" if g[5] == g[0] else ("measured" if g[3] else "rule"),
+                "source": _basis(g),
                 "filter": g[4],
             }
             for k, g in self.missed.items()
@@ -397,6 +397,19 @@ class Analysis:
             "daily": [{"day": d, "rewritable": v[0], "via_rtk": v[1]} for d, v in sorted(self.daily.items())],
             "rerun_daily": [{"day": d, "count": v[0], "tokens": v[1]} for d, v in sorted(self.rerun_daily.items())],
         }
+
+
+def _basis(g: list[Any]) -> str:
+    """How a missed group's estimate was made: rule, measured, passthrough, or a mix (``rule+passthrough``)."""
+    runs, measured, passthrough = g[0], g[3], g[5]
+    parts = []
+    if measured:
+        parts.append("measured")
+    if runs - passthrough - measured > 0:
+        parts.append("rule")
+    if passthrough:
+        parts.append("passthrough")
+    return "+".join(parts)
 
 
 def _reason(reason: str) -> str:
