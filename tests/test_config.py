@@ -90,7 +90,8 @@ def test_cli_config_init_writes_commented_defaults_once() -> None:
     text = cfg_path().read_text()
     import tomllib
 
-    assert tomllib.loads(text) == {"tracking": {}, "tee": {}, "limits": {}, "filters": {}, "hooks": {}, "display": {}}
+    assert tomllib.loads(text) == {section: {} for section in config.SCHEMA}
+    assert {"tracking", "tee", "limits", "filters", "hooks", "display"} <= set(config.SCHEMA)
     assert "# max_files = 20" in text
     again = subprocess.run(rtk_argv("config", "--init"), capture_output=True, text=True, timeout=60)
     assert again.returncode != 0 and "already exists" in again.stderr and again.stderr.count("\n") == 1

@@ -82,6 +82,13 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
     "display": {
         "max_width": (100, "width of tables and graphs in rtk gain"),
     },
+    "economics": {
+        "prices": (
+            [],
+            "rtk cc-economics: prices tried before the built-in table, USD per million tokens, e.g."
+            ' "claude-sonnet-4*: input=3 output=15 cache_write=3.75 cache_write_1h=6 cache_read=0.30"',
+        ),
+    },
 }
 
 _CACHE_VERSION = 1

@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from rtk import config, tokens
-from rtk.errors import UsageError
+from rtk.errors import RtkError, UsageError
 from rtk.tracking import db as trackdb
 from rtk.tracking import queries
 from rtk.tracking.queries import Scope
@@ -32,6 +32,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-F", "--failures", action="store_true", help="filters that failed or did not recognise output")
     p.add_argument("-n", "--top", type=int, default=10, metavar="N", help="commands in the top list (default 10)")
     p.add_argument("-f", "--format", choices=("text", "json", "csv"), default="text")
+    p.add_argument(
+        "--html",
+        metavar="FILE",
+        help="write a self-contained HTML report (charts; adoption and re-runs from agent transcripts) to FILE",
+    )
     return p
 
 
@@ -245,8 +250,33 @@ def render_csv(report: dict[str, Any]) -> str:
     return buf.getvalue()
 
 
+def write_html(ns: argparse.Namespace) -> int:
+    """``--html FILE``: the report page, with adoption and re-runs from the transcripts in the same scope."""
+    from rtk.commands import _gain_html, _history
+    from rtk.commands import discover as _discover
+    from rtk.history import Problems
+    from rtk.history.scan import Scope as HistoryScope
+
+    ns.daily = True
+    report = collect(ns)
+    since = report["scope"]["since"] or _history.since_iso("90d")
+    problems = Problems()
+    history = _discover.collect(HistoryScope(report["scope"]["project"], since), 50, problems)
+    page = _gain_html.render(report, history, _history.now_iso().replace("T", " ")[:16])
+    try:
+        with open(ns.html, "w", encoding="utf-8") as f:
+            f.write(page)
+    except OSError as e:
+        raise RtkError(f"gain: cannot write {ns.html}: {e.strerror or e}") from None
+    problems.print("gain")
+    print(f"wrote {ns.html} ({len(page.encode()):,} bytes)")
+    return 0
+
+
 def main(args: list[str]) -> int:
     ns = _parser().parse_args(args)
+    if ns.html:
+        return write_html(ns)
     report = collect(ns)
     report["_daily_table"] = ns.daily or ns.all
     if ns.format == "json":

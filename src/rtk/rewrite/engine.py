@@ -14,6 +14,8 @@ API (used by ``rtk rewrite``, the agent hooks and history analysis)::
         .kind "supported" | "unsupported" | "ignored"; for supported: .rtk ("rtk git"),
         .category, .savings (percent, 0 for passthrough), .status, .rule; .reason always
     classify_line(line) -> list[Classification]  one per segment of a compound line
+    classify_segments(line) -> list[(text, words, Classification)]  the same, with each
+        segment's text and its words as the shell passes them (history analysis)
 
 ``verdict`` is ``deny`` when a deny rule matches any segment (nothing is rewritten
 then: rtk never turns a denied command into an allowed one), ``none`` when nothing
@@ -661,3 +663,14 @@ def classify_line(line: str, *, active_only: bool = True) -> list[Classification
     if _bad_input(line):
         return []
     return [p.cls for _, p in _walk(line, active_only).plans]
+
+
+def classify_segments(line: str, *, active_only: bool = True) -> list[tuple[str, list[str], Classification]]:
+    """``classify_line`` with each segment's text and words (quotes removed), for history analysis."""
+    if _bad_input(line):
+        return []
+    out: list[tuple[str, list[str], Classification]] = []
+    for seg, p in _walk(line, active_only).plans:
+        text = line[seg.start : seg.end] if seg.start >= 0 else ""
+        out.append((text, [w.value for w in seg.words], p.cls))
+    return out

@@ -166,3 +166,44 @@ def untrusted_skips(db: sqlite3.Connection, scope: Scope, limit: int = 10) -> li
         [*params, limit],
     ).fetchall()
     return [{"filter": f, "file": p, "count": n, "last": last, "reason": r} for f, p, n, last, r in rows]
+
+
+# ---------------------------------------------------------------------------
+# History analysis (rtk discover / session / cc-economics, rtk gain --html)
+# ---------------------------------------------------------------------------
+
+
+def filter_rates(db: sqlite3.Connection, scope: Scope) -> dict[str, dict[str, int]]:
+    """Per filter: runs, input and saved tokens (for weighted savings rates; passthrough excluded)."""
+    where, params = scope.where()
+    where = (where + " AND" if where else " WHERE") + " filter != ''"
+    rows = db.execute(
+        f"SELECT filter, COUNT(*), SUM(input_tokens), SUM(saved_tokens) FROM commands{where} GROUP BY filter",
+        params,
+    ).fetchall()
+    return {f: {"runs": n, "input": tin or 0, "saved": saved or 0} for f, n, tin, saved in rows}
+
+
+def time_bounds(db: sqlite3.Connection) -> tuple[str | None, str | None]:
+    """The first and last timestamps recorded."""
+    row = db.execute("SELECT MIN(timestamp), MAX(timestamp) FROM commands").fetchone()
+    return row[0], row[1]
+
+
+def runs_between(db: sqlite3.Connection, original: str, start: str, end: str) -> list[dict[str, Any]]:
+    """rtk runs of ``original`` (as tracked: the command after ``rtk``) recorded between two times."""
+    rows = db.execute(
+        "SELECT id, timestamp, filter, input_tokens, saved_tokens, tee_path, project_path FROM commands"
+        " WHERE timestamp >= ? AND timestamp <= ? AND original_cmd = ? ORDER BY timestamp, id LIMIT 20",
+        (start, end, original),
+    ).fetchall()
+    return [
+        {"id": i, "timestamp": ts, "filter": f, "input": tin, "saved": saved, "tee_path": tee, "project": proj}
+        for i, ts, f, tin, saved, tee, proj in rows
+    ]
+
+
+def tee_owner(db: sqlite3.Connection, path: str) -> str | None:
+    """The filter of the run whose raw output was kept in recovery file ``path``."""
+    row = db.execute("SELECT filter FROM commands WHERE tee_path = ? ORDER BY id DESC LIMIT 1", (path,)).fetchone()
+    return row[0] if row else None
