@@ -70,7 +70,9 @@ def test_stream_filter_crash_prints_raw(
 
 def test_stream_crash_after_going_live_still_shows_everything(tmp_path: Path) -> None:
     # The pause outlasts the runner's hold time, so the output is live when the filter crashes.
-    body = "i=0; while [ $i -lt 2000 ]; do echo line $i; i=$((i+1)); done; sleep 1.5; echo CRASH; echo tail-line; exit 2"
+    body = (
+        "i=0; while [ $i -lt 2000 ]; do echo line $i; i=$((i+1)); done; sleep 1.5; echo CRASH; echo tail-line; exit 2"
+    )
     stub_tool(tmp_path, "rtktest", body)
     env = dict(os.environ, PATH=path_with(tmp_path / "bin"))
     p = subprocess.run(rtk_argv("rtktest", "stream-crash", driver=True), env=env, capture_output=True, timeout=60)
