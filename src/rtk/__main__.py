@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "err": ("rtk.commands.err_cmd", "run a command, show only its errors and warnings with context"),
     "filters": ("rtk.commands.filters_cmd", "the TOML filters: list, show NAME, validate [FILE]"),
     "gain": ("rtk.commands.gain", "token savings recorded so far"),
+    "hook": ("rtk.hook", "answer a coding agent's pre-tool hook (JSON on stdin): rtk hook claude|codex|..."),
     "json": ("rtk.commands.json_cmd", "a compact view of a JSON file: --depth N, --keys-only"),
     "log": ("rtk.commands.log", "a log file with repeated lines counted once, errors and warnings summarised"),
     "proxy": ("rtk.commands.proxy", "run a command raw (no filter) but track it"),
@@ -64,6 +65,11 @@ def main(argv: list[str] | None = None) -> int:
         from rtk.rewrite.cli import main as rewrite
 
         return rewrite(args[1:])
+    if args and args[0] == "hook":
+        # Every agent tool call: the adapter decides on the tool name before importing more.
+        from rtk.hook import main as hook
+
+        return hook(args[1:])
     from rtk import options
 
     args, action = options.parse_global(args)
