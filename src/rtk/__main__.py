@@ -15,10 +15,15 @@ import sys
 COMMANDS: dict[str, tuple[str, str]] = {
     "config": ("rtk.commands.config_cmd", "show the effective configuration, or write a default file"),
     "deps": ("rtk.commands.deps", "summarise dependency manifests (Cargo.toml, package.json, pyproject.toml...)"),
+    "doctor": ("rtk.commands.doctor", "check each agent's rtk hook: registered, runs, answers a sample call"),
     "err": ("rtk.commands.err_cmd", "run a command, show only its errors and warnings with context"),
     "filters": ("rtk.commands.filters_cmd", "the TOML filters: list, show NAME, validate [FILE]"),
     "gain": ("rtk.commands.gain", "token savings recorded so far"),
     "hook": ("rtk.hook", "answer a coding agent's pre-tool hook (JSON on stdin): rtk hook claude|codex|..."),
+    "init": (
+        "rtk.commands.init_cmd",
+        "set rtk up for coding agents: --agent NAME, --global, --dry-run, --show, --uninstall",
+    ),
     "json": ("rtk.commands.json_cmd", "a compact view of a JSON file: --depth N, --keys-only"),
     "log": ("rtk.commands.log", "a log file with repeated lines counted once, errors and warnings summarised"),
     "proxy": ("rtk.commands.proxy", "run a command raw (no filter) but track it"),

@@ -14,6 +14,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from rtk.agents._artifacts import Artifact, Options, Scope
     from rtk.hook import Answer, Context
 
 TOOLS = frozenset(("Bash",))
@@ -28,3 +29,32 @@ def handle(payload: dict[str, Any], ctx: Context) -> Answer:
     if d is None or (d.verdict == "ask" and payload.get("permission_mode") in NO_PROMPT_MODES):
         return NOTHING
     return hook_specific(args, d), "", 0
+
+
+# -- rtk init ------------------------------------------------------------------------------
+
+BINARIES = ("claude",)
+NOTE = "restart Claude Code (hooks are read at session start); /hooks lists them"
+
+
+def config_dir() -> str:
+    from rtk.agents._artifacts import env_dir
+
+    return env_dir("CLAUDE_CONFIG_DIR", ".claude")
+
+
+def artifacts(scope: Scope, opts: Options) -> list[Artifact]:
+    """Global: settings.json + CLAUDE.md in ~/.claude; project: .claude/settings.local.json + CLAUDE.md."""
+    import os
+
+    from rtk.agents._artifacts import JsonHook, Section
+    from rtk.agents.registry import awareness
+
+    d = config_dir() if scope.is_global else scope.at(".claude")
+    settings = os.path.join(d, "settings.json" if scope.is_global else "settings.local.json")
+    entry = {"type": "command", "command": opts.hook("claude"), "timeout": 10}
+    md = os.path.join(d, "CLAUDE.md") if scope.is_global else scope.at("CLAUDE.md")
+    return [
+        JsonHook(settings, "claude", ("hooks", "PreToolUse"), entry, group={"matcher": "Bash"}),
+        Section(md, awareness()),
+    ]

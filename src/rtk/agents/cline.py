@@ -14,6 +14,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from rtk.agents._artifacts import Artifact, Options, Scope
     from rtk.hook import Answer, Context
 
 TOOLS = frozenset(("execute_command",))
@@ -35,3 +36,35 @@ def handle(payload: dict[str, Any], ctx: Context) -> Answer:
         return PROCEED
     msg = f"Please run `{new}` instead of `{cmd}`: same result, compact output."
     return {"cancel": True, "errorMessage": msg, "contextModification": CONTEXT}, "", 0
+
+
+# -- rtk init ------------------------------------------------------------------------------
+
+BINARIES = ("cline",)
+NOTE = "the PreToolUse hook (--block) costs one extra model turn per rewritable command"
+
+
+def config_dir() -> str:
+    from rtk.agents._artifacts import home
+
+    return home("Documents", "Cline")
+
+
+def artifacts(scope: Scope, opts: Options) -> list[Artifact]:
+    """The rules (.clinerules/rtk.md, or a section of a .clinerules file); with --block the hook file."""
+    import os
+
+    from rtk.agents._artifacts import OwnedFile, Section
+    from rtk.agents.registry import rules_text
+
+    rules = os.path.join(config_dir(), "Rules") if scope.is_global else scope.at(".clinerules")
+    out: list[Artifact] = []
+    if not scope.is_global and os.path.isfile(rules):
+        out.append(Section(rules, rules_text()))
+    else:
+        out.append(OwnedFile(os.path.join(rules, "rtk.md"), "<!-- written by rtk init -->\n" + rules_text()))
+    if opts.block:
+        hooks = os.path.join(rules, "Hooks" if scope.is_global else "hooks")
+        script = f"#!/bin/sh\n# Cline PreToolUse hook, written by rtk init.\nexec {opts.hook('cline')}\n"
+        out.append(OwnedFile(os.path.join(hooks, "PreToolUse"), script, executable=True, hook=True))
+    return out

@@ -23,6 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from rtk.agents._artifacts import Artifact, Options, Scope
     from rtk.hook import Answer, Context
 
 CLI_TOOLS = frozenset(("bash",))
@@ -78,3 +79,74 @@ def _suggest(new: str) -> Answer:
         return NOTHING
     msg = f"Run '{new}' instead (same output, fewer tokens)."
     return {"permissionDecision": "deny", "permissionDecisionReason": msg}, "", 0
+
+
+# -- rtk init ------------------------------------------------------------------------------
+
+BINARIES = ("copilot",)
+VSCODE_BINARIES = ("code", "code-insiders")
+NOTE = "in -p mode, repository hooks need a trusted folder (Copilot CLI 1.0.49+)"
+VSCODE_NOTE = "agent hooks are a VS Code preview feature: check chat.hookFilesLocations"
+FIRST_MODIFYING = (1, 0, 24)  # modifiedArgs is honoured from this version on
+
+
+def config_dir() -> str:
+    from rtk.agents._artifacts import env_dir
+
+    return env_dir("COPILOT_HOME", ".copilot")
+
+
+def cli_version() -> tuple[int, ...] | None:
+    """``copilot --version`` as numbers, or None when the CLI is missing or says nothing usable."""
+    import re
+    import shutil
+    import subprocess
+
+    exe = shutil.which("copilot")
+    if exe is None:
+        return None
+    try:
+        p = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"(\d+)\.(\d+)\.(\d+)", p.stdout + p.stderr)
+    return tuple(int(x) for x in m.groups()) if m else None
+
+
+def needs_suggest() -> bool:
+    """An installed CLI older than 1.0.24 cannot rewrite: deny with a suggestion instead."""
+    v = cli_version()
+    return v is not None and v < FIRST_MODIFYING
+
+
+def _instructions(scope: Scope) -> list[Artifact]:
+    from rtk.agents._artifacts import Section
+    from rtk.agents.registry import awareness
+
+    return [] if scope.is_global else [Section(scope.at(".github", "copilot-instructions.md"), awareness())]
+
+
+def artifacts(scope: Scope, opts: Options) -> list[Artifact]:
+    """Copilot CLI: a camelCase preToolUse hook file in .github/hooks (or $COPILOT_HOME/hooks)."""
+    import os
+
+    from rtk.agents._artifacts import JsonHook
+
+    d = os.path.join(config_dir(), "hooks") if scope.is_global else scope.at(".github", "hooks")
+    flags = ("--suggest",) if opts.suggest else ()
+    entry = {"type": "command", "bash": opts.hook("copilot", *flags), "timeoutSec": 10, "matcher": "bash"}
+    path = os.path.join(d, "rtk-copilot.json")
+    hook = JsonHook(path, "copilot", ("hooks", "preToolUse"), entry, command_at=("bash",), top={"version": 1})
+    return [hook, *_instructions(scope)]
+
+
+def artifacts_vscode(scope: Scope, opts: Options) -> list[Artifact]:
+    """VS Code (local agent harness): a PreToolUse hook file in .github/hooks (or ~/.copilot/hooks)."""
+    import os
+
+    from rtk.agents._artifacts import JsonHook
+
+    d = os.path.join(config_dir(), "hooks") if scope.is_global else scope.at(".github", "hooks")
+    entry = {"type": "command", "command": opts.hook("vscode"), "timeout": 15}
+    hook = JsonHook(os.path.join(d, "rtk-vscode.json"), "vscode", ("hooks", "PreToolUse"), entry)
+    return [hook, *_instructions(scope)]

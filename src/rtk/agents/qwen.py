@@ -13,6 +13,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from rtk.agents._artifacts import Artifact, Options, Scope
     from rtk.hook import Answer, Context
 
 TOOLS = frozenset(("run_shell_command",))
@@ -26,3 +27,27 @@ def handle(payload: dict[str, Any], ctx: Context) -> Answer:
     if d is None or d.verdict != "allow":
         return NOTHING
     return hook_specific(args, d), "", 0
+
+
+# -- rtk init ------------------------------------------------------------------------------
+
+BINARIES = ("qwen",)
+NOTE = "restart Qwen Code; disableAllHooks in settings.json turns hooks off"
+
+
+def config_dir() -> str:
+    from rtk.agents._artifacts import home
+
+    return home(".qwen")
+
+
+def artifacts(scope: Scope, opts: Options) -> list[Artifact]:
+    """settings.json PreToolUse hook on ^run_shell_command$ (timeout in milliseconds)."""
+    import os
+
+    from rtk.agents._artifacts import JsonHook
+
+    d = config_dir() if scope.is_global else scope.at(".qwen")
+    entry = {"type": "command", "command": opts.hook("qwen"), "timeout": 10000}
+    group = {"matcher": "^run_shell_command$"}
+    return [JsonHook(os.path.join(d, "settings.json"), "qwen", ("hooks", "PreToolUse"), entry, group=group)]
