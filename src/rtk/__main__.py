@@ -87,6 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         print(_help(), file=sys.stdout if action == "help" else sys.stderr)
         return 0 if action == "help" else 2
     name = args[0]
+    if name != "init":
+        _daily_check()
     entry = COMMANDS.get(name)
     if entry is not None:
         import importlib
@@ -100,6 +102,22 @@ def main(argv: list[str] | None = None) -> int:
     from rtk.run import run_tool
 
     return run_tool(args)
+
+
+def _daily_check() -> None:
+    """Once a day (one stat of a marker that only ``rtk init`` creates): warn about modified or outdated hooks."""
+    from rtk import paths
+
+    try:
+        st = os.stat(os.path.join(paths.data_dir(), ".hook_check"))
+    except OSError:
+        return
+    import time
+
+    if time.time() - st.st_mtime > 86400:
+        from rtk.agents._integrity import daily
+
+        daily()
 
 
 def _exec_raw(args: list[str]) -> int:

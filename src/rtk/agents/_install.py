@@ -79,15 +79,16 @@ def problem(path: str, after: bytes | None) -> str:
     if os.path.lexists(path):
         if not os.path.isfile(path):
             return "not a regular file"
-        if after is not None and not os.access(path, os.W_OK):
+        # The mode bits too: root may write anything, but a file made read-only says "leave me alone".
+        if after is not None and (not os.access(path, os.W_OK) or not os.stat(path).st_mode & 0o200):
             return "the file is read-only"
     d = os.path.dirname(path)
     while d and not os.path.exists(d):
         d = os.path.dirname(d)
     if d and not os.path.isdir(d):
         return f"{short(d)} is not a directory"
-    if d and not os.access(d, os.W_OK | os.X_OK):
-        return f"cannot write in {short(d)}"
+    if d and (not os.access(d, os.W_OK | os.X_OK) or not os.stat(d).st_mode & 0o200):
+        return f"the directory {short(d)} is read-only"
     return ""
 
 
@@ -192,6 +193,7 @@ def install(items: list[tuple[Integration, Scope, Options]], dry_run: bool = Fal
             print(line, file=sys.stderr)
         return 1
     m = Manifest.load()
+    bad_write: set[str] = set()
     for c in plan.changes:
         if not c.changed:
             continue
@@ -202,11 +204,16 @@ def install(items: list[tuple[Integration, Scope, Options]], dry_run: bool = Fal
                 rec["backup"] = m.backup(c.path, c.before)
             m.files[c.path] = rec
         executable = any(getattr(a, "executable", False) for a in c.arts)
-        m.dirs.extend(write(c.path, c.after, executable))
+        try:
+            m.dirs.extend(write(c.path, c.after, executable))
+        except OSError as e:
+            print(f"rtk: cannot write {short(c.path)}: {e.strerror or e} (the file is unchanged)", file=sys.stderr)
+            bad_write.add(c.path)
+            continue
         say(
             f"{'created' if c.before is None else 'updated'}  {short(c.path)}  ({'; '.join(a.describe() for a in c.arts)})"
         )
-    bad = {c.path for c in plan.errors()}
+    bad = {c.path for c in plan.errors()} | bad_write
     from rtk import __version__
 
     for integ, scope, opts, arts in plan.installs:
@@ -295,17 +302,25 @@ def uninstall(items: list[tuple[Integration, Scope, Options | None]], dry_run: b
         for line in blocked:
             print(line, file=sys.stderr)
         return 1
+    failed_paths: set[str] = set()
     for c in plan.changes:
         if not c.changed:
             continue
-        write(c.path, c.after)
+        try:
+            write(c.path, c.after)
+        except OSError as e:
+            print(f"rtk: cannot write {short(c.path)}: {e.strerror or e} (the file is unchanged)", file=sys.stderr)
+            failed_paths.add(c.path)
+            continue
         rec = m.files.get(c.path)
         restored = rec is not None and rec.get("existed") and c.after == read(rec.get("backup") or "")
         say(f"{'removed' if c.after is None else 'restored' if restored else 'cleaned'}  {short(c.path)}")
         if rec is not None:
             rec["sha256"] = sha256(c.after) if c.after is not None else None
     for key in keys:
-        m.installs.pop(key, None)
+        rec = m.installs.get(key)
+        if rec is None or not any(a["path"] in failed_paths for a in rec["artifacts"]):
+            m.installs.pop(key, None)  # an install whose file could not be cleaned stays recorded
     kept = []
     for d in sorted(set(m.dirs), key=len, reverse=True):  # deepest first; a directory in use stays
         try:
@@ -319,4 +334,4 @@ def uninstall(items: list[tuple[Integration, Scope, Options | None]], dry_run: b
     m.save()
     if not all_arts:
         say("nothing of rtk's was found to remove")
-    return 1 if plan.errors() else 0
+    return 1 if plan.errors() or failed_paths else 0
