@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from rtk.agents.registry import Integration
 
 SAMPLE = "git status"
+ALLOW_ONLY = ("codex", "cursor", "qwen")  # rewrite only with allow (see docs/agents.md)
 
 
 def options_of(rec: dict[str, Any]) -> Options:
@@ -208,8 +209,15 @@ class Report:
                 lines.append(f"  command  {cmd}: {why}")
                 continue
             lines.append(f"  command  {cmd}: exists")
+            if self.integ.kind == "rules" or opts.suggest:
+                from rtk.agents._adapt import rtk_on_path
+
+                if not rtk_on_path():
+                    self.problems.append("rtk is not on PATH, so the hook never suggests the rtk form")
             if run:
                 ok, what = round_trip(self.integ, cmd, hook_file)
+                if ok and "unchanged" in what and self.integ.name in ALLOW_ONLY:
+                    what += "; this agent needs an allow rule to rewrite ([hooks] allow in rtk's config)"
                 lines.append(f"  {'works' if ok else 'FAILS':<8} {what}")
                 if not ok:
                     self.problems.append(f"{short(s.path)}: the hook does not answer correctly: {what}")
