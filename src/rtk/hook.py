@@ -72,7 +72,8 @@ class Context:
         from rtk import config
         from rtk.rewrite.permissions import Permissions
 
-        rules = Permissions(config.get("hooks.allow"), config.get("hooks.ask"), config.get("hooks.deny"))
+        conf = config.load(report=False)  # a config problem must not print on a hook's stderr
+        rules = Permissions(conf["hooks.allow"], conf["hooks.ask"], conf["hooks.deny"])
         return decide(command, agent=None, cwd=cwd, permissions=rules)
 
 

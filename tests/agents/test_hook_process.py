@@ -121,3 +121,12 @@ def test_non_shell_tool_never_loads_the_engine() -> None:
     mods = modules("claude", p)
     assert not {m for m in mods if m.startswith("rtk.rewrite")}
     assert "json" not in mods and "re" not in mods
+
+
+def test_a_broken_config_never_prints_on_the_hooks_stderr() -> None:
+    cfg = Path(os.environ["XDG_CONFIG_HOME"]) / "rtk" / "config.toml"
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text('[hooks]\nallow = "git status"\nnonsense = 1\n[nosection]\n')
+    for agent, tv in (("codex", "TV-CODEX-1"), ("gemini", "TV-GEMINI-1"), ("copilot", "TV-COPILOTCLI-1")):
+        p = hook(agent, json.dumps(VECTORS[tv][0]).encode())
+        assert (p.returncode, p.stderr) == (0, b""), (agent, p.stderr)

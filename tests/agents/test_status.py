@@ -179,3 +179,16 @@ def test_no_marker_no_check() -> None:
     assert not marker().exists()
     assert rtk("proxy", "true").stderr == ""
     assert not marker().exists()
+
+
+def test_git_status_with_a_fresh_marker_loads_nothing_of_the_integrations(tmp_path: Path) -> None:
+    """The daily check costs one stat on the hot path: no rtk.agents module, no json."""
+    from helpers import stub_tool
+    from test_imports import FORBIDDEN, loaded
+
+    init_cmd.main(["--agent", "claude", "-g"])
+    assert marker().exists()
+    stub_tool(tmp_path, "git", "printf 'On branch main\\nnothing to commit, working tree clean\\n'")
+    mods = loaded(tmp_path, "git", "status")
+    assert not {m for m in mods if m.startswith("rtk.agents")}
+    assert not mods & FORBIDDEN
