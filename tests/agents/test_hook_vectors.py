@@ -371,4 +371,3 @@ def test_claude_reads_project_rules_at_the_payload_cwd(tmp_path: Path) -> None:
     p = agent.payload()
     p["cwd"] = str(tmp_path)
     assert one_object(run(agent, p)[0])["hookSpecificOutput"]["permissionDecision"] == "allow"
-
