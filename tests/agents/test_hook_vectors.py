@@ -62,6 +62,15 @@ def test_claude_no_prompt_modes_leave_unallowed_commands(mode: str) -> None:
     assert one_object(run("claude", p)[0])["hookSpecificOutput"]["permissionDecision"] == "allow"
 
 
+def test_claude_settings_run_by_another_host_never_ask() -> None:
+    """Copilot CLI runs .claude/settings.json entries (no permission_mode); its cloud agent denies on ask."""
+    p = BY_NAME["claude"].payload()
+    del p["permission_mode"]
+    assert run("claude", p) == (b"", b"", 0)
+    allow("claude", "git status")
+    assert one_object(run("claude", p)[0]) == VECTORS["TV-CLAUDE-1"][1]
+
+
 @pytest.mark.parametrize("tool", ["Read", "run_in_terminal", "Shell", "PowerShell"])
 def test_claude_noop_variants(tool: str) -> None:
     p = BY_NAME["claude"].payload()

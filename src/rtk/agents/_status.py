@@ -83,7 +83,7 @@ def sample_payload(agent: str, cwd: str) -> dict[str, Any]:
     cmd = {"command": SAMPLE}
     snake = {"hook_event_name": "PreToolUse", "cwd": cwd, "tool_input": cmd}
     shapes: dict[str, dict[str, Any]] = {
-        "claude": {**snake, "tool_name": "Bash"},
+        "claude": {**snake, "tool_name": "Bash", "permission_mode": "default"},
         "codex": {**snake, "tool_name": "Bash"},
         "droid": {**snake, "tool_name": "Execute"},
         "qwen": {**snake, "tool_name": "run_shell_command"},

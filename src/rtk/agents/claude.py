@@ -3,7 +3,9 @@
 Verdicts: the engine reads Claude Code's own permission rules. allow -> ``allow`` with
 ``updatedInput``; ask -> ``ask`` with ``updatedInput`` (the user confirms the rewritten
 command), except in ``bypassPermissions``/``dontAsk`` sessions, where a prompt would be
-unwanted or refused: the command is left unchanged. deny/none -> no output.
+unwanted or refused, and for payloads without ``permission_mode`` (another host running
+Claude's settings file: Copilot CLI's cloud agent turns ``ask`` into deny): the command
+is left unchanged. deny/none -> no output.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ def handle(payload: dict[str, Any], ctx: Context) -> Answer:
     if args is None:
         return NOTHING
     d = rewrite(ctx, args["command"], cwd_of(payload))
-    if d is None or (d.verdict == "ask" and payload.get("permission_mode") in NO_PROMPT_MODES):
+    mode = payload.get("permission_mode")
+    if d is None or (d.verdict == "ask" and (mode is None or mode in NO_PROMPT_MODES)):
         return NOTHING
     return hook_specific(args, d), "", 0
 
