@@ -28,7 +28,7 @@ or [hooks] allow/ask/deny in rtk's config for the other agents (see docs/agents.
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="rtk init", description=__doc__.split("\n")[0], epilog=EPILOG,
+    p = argparse.ArgumentParser(prog="rtk init", description=__doc__.split("\n")[0].replace("``", ""), epilog=EPILOG,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     p.add_argument("--agent", "-a", action="append", default=[], metavar="NAME", help="agent to set up (repeatable)")
     scope = p.add_mutually_exclusive_group()
@@ -65,7 +65,7 @@ def main(args: list[str]) -> int:
     if not chosen:
         chosen = _offer(ns)
         if not chosen:
-            return 0
+            return 0 if registry.detect() else 1
     return _install(chosen, scope, ns)
 
 
