@@ -171,5 +171,9 @@ def allow(agent: str, *patterns: str, kind: str = "allow") -> None:
 
 
 def rtk_bin() -> str:
-    """The directory of the installed ``rtk`` launcher (next to the interpreter)."""
-    return str(Path(sys.executable).parent)
+    """The directory of this installation's ``rtk`` launcher (pip puts it in the scripts directory)."""
+    from rtk.agents.registry import launcher
+
+    exe = launcher()
+    assert exe, f"no rtk launcher for {sys.executable}: pip install -e . first"
+    return os.path.dirname(exe)
