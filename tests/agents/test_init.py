@@ -297,3 +297,36 @@ def test_detection_offers_and_installs_with_yes(capsys: pytest.CaptureFixture[st
     assert not (home() / ".gemini" / "settings.json").exists()
     assert init("-g", "--yes") == 0
     assert "hook gemini" in (home() / ".gemini" / "settings.json").read_text()
+
+
+def test_timeouts_are_written_in_each_hosts_unit() -> None:
+    """Gemini and Qwen count milliseconds; Claude, Codex, Copilot, VS Code and Droid count seconds."""
+    for agent in ("claude", "codex", "gemini", "qwen", "copilot", "vscode", "droid"):
+        init("--agent", agent, "-g")
+    found = {}
+    for path in home().rglob("*.json"):
+        if ".local" in path.parts:
+            continue
+        text = path.read_text()
+        for agent in ("claude", "codex", "gemini", "qwen", "copilot", "vscode", "droid"):
+            if f"hook {agent}" in text:
+                found[agent] = text
+    docs = {a: json.loads(text) for a, text in found.items()}
+
+    def timeout_of(doc: object) -> int:
+        if isinstance(doc, dict):
+            for k, v in doc.items():
+                if k in ("timeout", "timeoutSec") and isinstance(v, int):
+                    return v
+                t = timeout_of(v)
+                if t:
+                    return t
+        if isinstance(doc, list):
+            for v in doc:
+                t = timeout_of(v)
+                if t:
+                    return t
+        return 0
+
+    units = {a: timeout_of(doc) for a, doc in docs.items()}
+    assert units == {"claude": 10, "codex": 30, "gemini": 5000, "qwen": 10000, "copilot": 10, "vscode": 15, "droid": 10}
