@@ -43,6 +43,9 @@ def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
         "CODEX_HOME",
         "COPILOT_HOME",
         "GEMINI_CLI_HOME",
+        "PI_CODING_AGENT_DIR",
+        "CLAUDE_PROJECT_DIR",
+        "RTK_HOOK_DEBUG",
         "CI",
     ):
         monkeypatch.delenv(var, raising=False)

@@ -20,9 +20,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "config": ("rtk.commands.config_cmd", "show the effective configuration, or write a default file"),
     "deps": ("rtk.commands.deps", "summarise dependency manifests (Cargo.toml, package.json, pyproject.toml...)"),
     "discover": ("rtk.commands.discover", "commands past agent sessions ran raw that rtk would have shortened"),
+    "doctor": ("rtk.commands.doctor", "check each agent's rtk hook: registered, runs, answers a sample call"),
     "err": ("rtk.commands.err_cmd", "run a command, show only its errors and warnings with context"),
     "filters": ("rtk.commands.filters_cmd", "the TOML filters: list, show NAME, validate [FILE]"),
     "gain": ("rtk.commands.gain", "token savings recorded so far"),
+    "hook": ("rtk.hook", "answer a coding agent's pre-tool hook (JSON on stdin): rtk hook claude|codex|..."),
+    "init": (
+        "rtk.commands.init_cmd",
+        "set rtk up for coding agents: --agent NAME, --global, --dry-run, --show, --uninstall",
+    ),
     "json": ("rtk.commands.json_cmd", "a compact view of a JSON file: --depth N, --keys-only"),
     "learn": ("rtk.commands.learn", "failed-then-corrected commands in past sessions, as rules for the agent"),
     "log": ("rtk.commands.log", "a log file with repeated lines counted once, errors and warnings summarised"),
@@ -71,6 +77,11 @@ def main(argv: list[str] | None = None) -> int:
         from rtk.rewrite.cli import main as rewrite
 
         return rewrite(args[1:])
+    if args and args[0] == "hook":
+        # Every agent tool call: the adapter decides on the tool name before importing more.
+        from rtk.hook import main as hook
+
+        return hook(args[1:])
     from rtk import options
 
     args, action = options.parse_global(args)
@@ -83,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
         print(_help(), file=sys.stdout if action == "help" else sys.stderr)
         return 0 if action == "help" else 2
     name = args[0]
+    if name != "init":
+        _daily_check()
     entry = COMMANDS.get(name)
     if entry is not None:
         import importlib
@@ -96,6 +109,22 @@ def main(argv: list[str] | None = None) -> int:
     from rtk.run import run_tool
 
     return run_tool(args)
+
+
+def _daily_check() -> None:
+    """Once a day (one stat of a marker that only ``rtk init`` creates): warn about modified or outdated hooks."""
+    from rtk import paths
+
+    try:
+        st = os.stat(os.path.join(paths.data_dir(), ".hook_check"))
+    except OSError:
+        return
+    import time
+
+    if time.time() - st.st_mtime > 86400:
+        from rtk.agents._integrity import daily
+
+        daily()
 
 
 def _exec_raw(args: list[str]) -> int:

@@ -78,6 +78,9 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
     "hooks": {
         "exclude_commands": ([], 'commands never rewritten: "git rebase", or "^regex"'),
         "transparent_prefixes": ([], 'wrappers peeled before matching, e.g. "direnv exec ."'),
+        "allow": ([], 'agents other than Claude Code: commands rtk hooks may approve, e.g. "git status", "git log:*"'),
+        "ask": ([], "agents other than Claude Code: commands whose rewrite is never approved by the hook"),
+        "deny": ([], "agents other than Claude Code: commands the hooks leave alone (the agent decides)"),
     },
     "display": {
         "max_width": (100, "width of tables and graphs in rtk gain"),

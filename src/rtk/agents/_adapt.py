@@ -1,0 +1,82 @@
+"""Helpers shared by the hook adapters: find the shell command, copy the tool input, build answers."""
+
+from __future__ import annotations
+
+import os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from rtk.hook import Answer, Context
+    from rtk.rewrite.engine import Decision
+
+REASON = "rtk: rewrote to token-optimised equivalent"
+NOTHING: Answer = (None, "", 0)
+
+
+def command_of(args: Any) -> str | None:
+    """``args["command"]`` when it is a non-blank string."""
+    if not isinstance(args, dict):
+        return None
+    cmd = args.get("command")
+    return cmd if isinstance(cmd, str) and cmd.strip() else None
+
+
+def tool_input(payload: dict[str, Any], tools: frozenset[str]) -> dict[str, Any] | None:
+    """The snake_case ``tool_input`` of a shell tool call (``tool_name`` in ``tools``), else None."""
+    if payload.get("tool_name") not in tools:
+        return None
+    ti = payload.get("tool_input")
+    return ti if command_of(ti) is not None else None
+
+
+def cwd_of(payload: dict[str, Any]) -> str | None:
+    cwd = payload.get("cwd")
+    return cwd if isinstance(cwd, str) and os.path.isabs(cwd) else None
+
+
+def replaced(args: dict[str, Any], command: str) -> dict[str, Any]:
+    """A copy of the whole input with only ``command`` changed (unknown keys kept, order kept)."""
+    out = dict(args)
+    out["command"] = command
+    return out
+
+
+def rewrite(ctx: Context, command: str, cwd: str | None) -> Decision | None:
+    """The decision when there is a rewrite the hook may pass on (allow or ask), else None."""
+    d = ctx.decide(command, cwd)
+    if d.rewritten is None or d.verdict not in ("allow", "ask") or d.rewritten == command:
+        return None
+    return d
+
+
+def reason(d: Decision) -> str:
+    return REASON if d.verdict == "allow" else f"{REASON} (not pre-approved: {d.reason})"
+
+
+def hook_specific(
+    args: dict[str, Any], d: Decision, *, decision: bool = True, with_reason: bool = True, event: str = "PreToolUse"
+) -> dict[str, Any]:
+    """Claude Code's answer shape: ``hookSpecificOutput`` with ``updatedInput`` (the whole input)."""
+    out: dict[str, Any] = {"hookEventName": event}
+    if decision:
+        out["permissionDecision"] = d.verdict
+        if with_reason:
+            out["permissionDecisionReason"] = reason(d)
+    out["updatedInput"] = replaced(args, d.rewritten or "")
+    return {"hookSpecificOutput": out}
+
+
+def rtk_on_path() -> bool:
+    """Whether a bare ``rtk`` resolves on PATH (a suggestion to run ``rtk ...`` must work)."""
+    dirs = os.environ.get("PATH", "").split(os.pathsep)
+    return any(d and os.access(os.path.join(d, "rtk"), os.X_OK) for d in dirs)
+
+
+def suggestion(ctx: Context, command: str, cwd: str | None) -> str | None:
+    """The rtk form to suggest to a host that cannot rewrite (None: let the command run)."""
+    d = rewrite(ctx, command, cwd)
+    if d is None or not rtk_on_path():
+        return None
+    return d.rewritten

@@ -1,0 +1,357 @@
+"""What ``rtk init`` writes, as artifacts that add, remove and find rtk's own part of one file.
+
+- :class:`JsonHook`: rtk's hook entry in a JSON settings file (recognised by its
+  command, ``... rtk hook <agent>``); everything else in the file is kept.
+- :class:`Section`: a marked block in a Markdown file (CLAUDE.md, AGENTS.md, rules files).
+- :class:`TomlBlock`: a marked block in a TOML file, checked with ``tomllib``.
+- :class:`OwnedFile`: a whole file rtk owns (plugins, hook scripts, rules files).
+
+``add``/``strip`` map the file's bytes (None: no file) to new bytes; ``strip`` may
+leave an empty document, which the installer deletes when rtk created the file.
+``extract`` returns rtk's part as text (None when absent): its SHA-256 is the
+integrity record.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from rtk.agents import _toml_edit as _blocks
+from rtk.agents._json_edit import EditError, container, dump, load, prune
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+class Scope:
+    """Where to install: the user's home (``global``) or a project directory."""
+
+    __slots__ = ("is_global", "root")
+
+    def __init__(self, is_global: bool, root: str) -> None:
+        self.is_global = is_global
+        self.root = root
+
+    @property
+    def label(self) -> str:
+        return "global" if self.is_global else self.root
+
+    def at(self, *parts: str) -> str:
+        return os.path.join(self.root, *parts)
+
+
+def home(*parts: str) -> str:
+    return os.path.join(os.path.expanduser("~"), *parts)
+
+
+def env_dir(var: str, *default: str) -> str:
+    """``$var`` when set, else ``~/<default>``."""
+    return os.environ.get(var) or home(*default)
+
+
+class Options:
+    """Choices that change what is written: the rtk command, block mode, Copilot's deny fallback."""
+
+    __slots__ = ("block", "command", "suggest")
+
+    def __init__(self, command: str, block: bool = False, suggest: bool = False) -> None:
+        self.command = command
+        self.block = block
+        self.suggest = suggest
+
+    def hook(self, agent: str, *flags: str) -> str:
+        return " ".join((self.command, "hook", agent, *flags))
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"command": self.command, "block": self.block, "suggest": self.suggest}
+
+
+class Artifact:
+    """rtk's part of one file."""
+
+    kind = ""
+    hook = False  # a hook registration or hook file (integrity and doctor look at these)
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def add(self, data: bytes | None) -> bytes | None:
+        raise NotImplementedError
+
+    def strip(self, data: bytes | None) -> bytes | None:
+        raise NotImplementedError
+
+    def extract(self, data: bytes | None) -> str | None:
+        raise NotImplementedError
+
+    def empty(self, data: bytes | None) -> bool:
+        """Whether ``data`` (after ``strip``) holds nothing but what rtk would create."""
+        return data is None or not data.strip()
+
+    def describe(self) -> str:
+        raise NotImplementedError
+
+    def snippet(self) -> str:
+        """What to add by hand when the file cannot be edited."""
+        raise NotImplementedError
+
+    def rendered(self) -> str:
+        """rtk's part as it is written now (compared with the recorded one: outdated hooks)."""
+        return self.extract(self.add(None)) or ""
+
+
+_RTK_HOOK = r"(?:^|[\s/'\"])(?:rtk['\"]?|-m\s+rtk)\s+hook\s+{}(?:\s|$)"
+
+
+def is_rtk_hook(command: object, agent: str) -> bool:
+    """Whether a registered command runs ``rtk hook <agent>`` (any path, quoting or flags)."""
+    return isinstance(command, str) and re.search(_RTK_HOOK.format(re.escape(agent)), command) is not None
+
+
+class JsonHook(Artifact):
+    """A hook entry in a JSON settings file.
+
+    ``keys`` lead to the list of entries (``("hooks", "PreToolUse")``). With ``group``
+    the list holds Claude-style groups (``{"matcher": ..., "hooks": [entry]}``);
+    without, the entries themselves. ``command_at`` is where the entry keeps its
+    command; ``top`` are the keys a new file starts with (``{"version": 1}``).
+    """
+
+    kind = "hook"
+    hook = True
+
+    def __init__(
+        self,
+        path: str,
+        agent: str,
+        keys: tuple[str, ...],
+        entry: dict[str, Any],
+        group: dict[str, Any] | None = None,
+        command_at: tuple[str, ...] = ("command",),
+        top: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(path)
+        self.agent = agent
+        self.keys = keys
+        self.entry = entry
+        self.group = group
+        self.command_at = command_at
+        self.top = top or {}
+
+    def _ours(self, item: object) -> bool:
+        node: Any = item
+        for k in self.command_at:
+            if not isinstance(node, dict):
+                return False
+            node = node.get(k)
+        return is_rtk_hook(node, self.agent)
+
+    def _edit(self, doc: dict[str, Any], keep: bool) -> None:
+        """Remove rtk's entries; with ``keep``, put the current one where the first one was (or at the end)."""
+        lst = container(doc, self.keys, create=keep)
+        if lst is None:
+            return
+        placed = not keep
+        for gi in range(len(lst) - 1, -1, -1):
+            item = lst[gi]
+            if self.group is None:
+                if self._ours(item):
+                    del lst[gi]
+                continue
+            hooks = item.get("hooks") if isinstance(item, dict) else None
+            if not isinstance(hooks, list) or not any(self._ours(h) for h in hooks):
+                continue
+            hooks[:] = [h for h in hooks if not self._ours(h)]
+            if not hooks:
+                del lst[gi]
+        if not placed:
+            new = dict(self.entry) if self.group is None else {**self.group, "hooks": [dict(self.entry)]}
+            lst.append(new)
+
+    def add(self, data: bytes | None) -> bytes | None:
+        doc, style = load(data)
+        if self.extract(data) == self.rendered_entry():
+            return data  # already there, exactly: not even reformatted
+        before = repr(doc)
+        if not doc:
+            doc.update(self.top)
+        self._edit(doc, keep=True)
+        return data if data is not None and repr(doc) == before else dump(doc, style)
+
+    def strip(self, data: bytes | None) -> bytes | None:
+        if data is None:
+            return None
+        doc, style = load(data)
+        before = repr(doc)
+        self._edit(doc, keep=False)
+        if repr(doc) == before:
+            return data
+        prune(doc, self.keys)
+        return dump(doc, style)
+
+    def empty(self, data: bytes | None) -> bool:
+        if data is None or not data.strip():
+            return True
+        try:
+            doc, _ = load(data)
+        except EditError:
+            return False
+        return doc == {} or doc == self.top
+
+    def found(self, data: bytes | None) -> list[Any]:
+        doc, _ = load(data)
+        try:
+            lst = container(doc, self.keys, create=False)
+        except EditError:
+            return []
+        out: list[Any] = []
+        for item in lst or []:
+            if self.group is None:
+                if self._ours(item):
+                    out.append(item)
+            elif isinstance(item, dict) and isinstance(item.get("hooks"), list):
+                for h in item["hooks"]:
+                    if self._ours(h):
+                        out.append({k: v for k, v in item.items() if k != "hooks"} | {"hooks": [h]})
+        return out
+
+    def extract(self, data: bytes | None) -> str | None:
+        import json
+
+        try:
+            found = self.found(data)
+        except EditError:
+            return None
+        return json.dumps(found, sort_keys=True) if found else None
+
+    def rendered_entry(self) -> str:
+        import json
+
+        item = dict(self.entry) if self.group is None else {**self.group, "hooks": [dict(self.entry)]}
+        return json.dumps([item], sort_keys=True)
+
+    def rendered(self) -> str:
+        return self.rendered_entry()
+
+    def command(self) -> str:
+        node: Any = self.entry
+        for k in self.command_at:
+            node = node[k]
+        return str(node)
+
+    def describe(self) -> str:
+        return f"{'.'.join(self.keys)} hook: {self.command()}"
+
+    def snippet(self) -> str:
+        import json
+
+        item = dict(self.entry) if self.group is None else {**self.group, "hooks": [self.entry]}
+        doc: dict[str, Any] = dict(self.top)
+        node = doc
+        for k in self.keys[:-1]:
+            node = node.setdefault(k, {})
+        node[self.keys[-1]] = [item]
+        return json.dumps(doc, indent=2)
+
+
+class _TextBlock(Artifact):
+    markers = _blocks.MARKDOWN
+
+    def __init__(self, path: str, body: str) -> None:
+        super().__init__(path)
+        self.body = body
+
+    def _text(self, data: bytes | None) -> str:
+        try:
+            return (data or b"").decode("utf-8")
+        except UnicodeDecodeError:
+            raise EditError("not UTF-8 text") from None
+
+    def _check(self, text: str) -> None:
+        pass
+
+    def add(self, data: bytes | None) -> bytes | None:
+        text = self._text(data)
+        new = _blocks.put(text, self.body, self.markers)
+        if new == text:
+            return data
+        self._check(new)
+        return new.encode("utf-8")
+
+    def strip(self, data: bytes | None) -> bytes | None:
+        if data is None:
+            return None
+        text = self._text(data)
+        new = _blocks.remove(text, self.markers)
+        return data if new == text else new.encode("utf-8")
+
+    def extract(self, data: bytes | None) -> str | None:
+        try:
+            return _blocks.extract(self._text(data), self.markers)
+        except EditError:
+            return None
+
+    def snippet(self) -> str:
+        return _blocks.put("", self.body, self.markers)
+
+
+class Section(_TextBlock):
+    """A marked block in a Markdown file (awareness text, rules)."""
+
+    kind = "section"
+
+    def describe(self) -> str:
+        return "rtk section (marked block)"
+
+
+class TomlBlock(_TextBlock):
+    """A marked block in a TOML file; the result must still parse."""
+
+    kind = "toml"
+    markers = _blocks.TOML
+
+    def __init__(self, path: str, body: str, hook: bool = False) -> None:
+        super().__init__(path, body)
+        self.hook = hook
+
+    def _check(self, text: str) -> None:
+        _blocks.check_toml(text)
+
+    def describe(self) -> str:
+        return "rtk block (marked, TOML)"
+
+
+OWN_MARK = b"rtk init"
+
+
+class OwnedFile(Artifact):
+    """A whole file written by rtk (its text names ``rtk init``, so a foreign file is never overwritten)."""
+
+    kind = "file"
+
+    def __init__(self, path: str, content: str, executable: bool = False, hook: bool = False) -> None:
+        super().__init__(path)
+        self.content = content.encode("utf-8")
+        self.executable = executable
+        self.hook = hook
+
+    def add(self, data: bytes | None) -> bytes | None:
+        if data is None or data == self.content or OWN_MARK in data:
+            return self.content
+        raise EditError("the file exists and was not written by rtk init")
+
+    def strip(self, data: bytes | None) -> bytes | None:
+        return None if data is None or OWN_MARK in data else data
+
+    def extract(self, data: bytes | None) -> str | None:
+        if data is None or OWN_MARK not in data:
+            return None
+        return data.decode("utf-8", "replace")
+
+    def describe(self) -> str:
+        return "file written by rtk" + (" (executable)" if self.executable else "")
+
+    def snippet(self) -> str:
+        return self.content.decode("utf-8")

@@ -1,0 +1,63 @@
+"""Claude Code: ``PreToolUse`` command hook on ``Bash`` (settings.json), plus the CLAUDE.md awareness section.
+
+Verdicts: the engine reads Claude Code's own permission rules. allow -> ``allow`` with
+``updatedInput``; ask -> ``ask`` with ``updatedInput`` (the user confirms the rewritten
+command), except in ``bypassPermissions``/``dontAsk`` sessions, where a prompt would be
+unwanted or refused, and for payloads without ``permission_mode`` (another host running
+Claude's settings file: Copilot CLI's cloud agent turns ``ask`` into deny): the command
+is left unchanged. deny/none -> no output.
+"""
+
+from __future__ import annotations
+
+from rtk.agents._adapt import NOTHING, cwd_of, hook_specific, rewrite, tool_input
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from rtk.agents._artifacts import Artifact, Options, Scope
+    from rtk.hook import Answer, Context
+
+TOOLS = frozenset(("Bash",))
+NO_PROMPT_MODES = frozenset(("bypassPermissions", "dontAsk"))
+
+
+def handle(payload: dict[str, Any], ctx: Context) -> Answer:
+    args = tool_input(payload, TOOLS)
+    if args is None:
+        return NOTHING
+    d = rewrite(ctx, args["command"], cwd_of(payload))
+    mode = payload.get("permission_mode")
+    if d is None or (d.verdict == "ask" and (mode is None or mode in NO_PROMPT_MODES)):
+        return NOTHING
+    return hook_specific(args, d), "", 0
+
+
+# -- rtk init ------------------------------------------------------------------------------
+
+BINARIES = ("claude",)
+NOTE = "restart Claude Code (hooks are read at session start); /hooks lists them"
+
+
+def config_dir() -> str:
+    from rtk.agents._artifacts import env_dir
+
+    return env_dir("CLAUDE_CONFIG_DIR", ".claude")
+
+
+def artifacts(scope: Scope, opts: Options) -> list[Artifact]:
+    """Global: settings.json + CLAUDE.md in ~/.claude; project: .claude/settings.local.json + CLAUDE.md."""
+    import os
+
+    from rtk.agents._artifacts import JsonHook, Section
+    from rtk.agents.registry import awareness
+
+    d = config_dir() if scope.is_global else scope.at(".claude")
+    settings = os.path.join(d, "settings.json" if scope.is_global else "settings.local.json")
+    entry = {"type": "command", "command": opts.hook("claude"), "timeout": 10}
+    md = os.path.join(d, "CLAUDE.md") if scope.is_global else scope.at("CLAUDE.md")
+    return [
+        JsonHook(settings, "claude", ("hooks", "PreToolUse"), entry, group={"matcher": "Bash"}),
+        Section(md, awareness()),
+    ]

@@ -1,0 +1,135 @@
+"""``rtk init``: set rtk up for coding agents (hooks, plugins, rules files), show it, or take it out again.
+
+Every file edit is surgical and recorded (``rtk.agents._manifest``); ``--dry-run``
+prints each change as a diff; ``--uninstall`` removes exactly what was written and
+puts back the original bytes of files nobody changed since.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from rtk.errors import UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtk.agents._artifacts import Options, Scope
+    from rtk.agents.registry import Integration
+
+EPILOG = """\
+agents: claude, vscode, copilot, cursor, gemini, codex, qwen, droid (hooks that rewrite commands),
+        opencode, pi (plugins), cline, windsurf, kiro (rules files; --block adds a hook that
+        refuses a command rtk can shorten and names the rtk form, one extra model turn each).
+Project scope (default) writes into the current directory; --global into your home.
+Hooks approve a rewritten command only where your rules allow it: Claude Code's settings,
+or [hooks] allow/ask/deny in rtk's config for the other agents (see docs/agents.md)."""
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="rtk init", description=__doc__.split("\n")[0].replace("``", ""), epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    p.add_argument("--agent", "-a", action="append", default=[], metavar="NAME", help="agent to set up (repeatable)")
+    scope = p.add_mutually_exclusive_group()
+    scope.add_argument("--global", "-g", dest="is_global", action="store_true", help="user-wide (your home)")
+    scope.add_argument("--project", metavar="DIR", help="project directory (default: the current one)")
+    p.add_argument("--dry-run", "-n", action="store_true", help="print every change, write nothing")
+    p.add_argument("--show", action="store_true", help="what is installed where, and whether it works")
+    p.add_argument("--uninstall", action="store_true", help="remove what rtk init wrote")
+    p.add_argument("--block", action="store_true", help="cline/windsurf/kiro: also install the suggesting hook")
+    p.add_argument("--yes", "-y", action="store_true", help="set up every detected agent without asking")
+    return p
+
+
+def main(args: list[str]) -> int:
+    ns = parser().parse_args(args)
+    from rtk.agents import registry
+
+    unknown = [a for a in ns.agent if a not in registry.BY_NAME]
+    if unknown:
+        raise UsageError(f"init: unknown agent {unknown[0]!r} (known: {', '.join(registry.BY_NAME)})")
+    from rtk.agents._artifacts import Scope
+
+    root = os.path.abspath(ns.project or os.getcwd())
+    if ns.project and not os.path.isdir(root):
+        raise UsageError(f"init: {ns.project}: not a directory")
+    scope = Scope(True, "") if ns.is_global else Scope(False, root)
+    if ns.show:
+        from rtk.commands.doctor import show
+
+        return show(run=True)
+    if ns.uninstall:
+        return _uninstall(ns, scope)
+    chosen = [registry.BY_NAME[a] for a in dict.fromkeys(ns.agent)]
+    if not chosen:
+        chosen = _offer(ns)
+        if not chosen:
+            return 0 if registry.detect() else 1
+    return _install(chosen, scope, ns)
+
+
+def _offer(ns: argparse.Namespace) -> list[Integration]:
+    from rtk.agents import registry
+
+    found = registry.detect()
+    if not found:
+        print("rtk init: no coding agent detected; choose one with --agent NAME "
+              f"({', '.join(registry.BY_NAME)})")  # fmt: skip
+        return []
+    print("detected:")
+    for integ, why in found:
+        print(f"  {integ.name:<9} {integ.title} ({why})")
+    names = " ".join(f"--agent {i.name}" for i, _ in found)
+    if ns.yes:
+        return [i for i, _ in found]
+    if not sys.stdin.isatty():
+        print(f"to set them up: rtk init {names}{' --global' if ns.is_global else ''}")
+        return []
+    try:
+        answer = input(f"set up rtk for {', '.join(i.name for i, _ in found)}? [y/N] ")
+    except EOFError:
+        answer = ""
+    return [i for i, _ in found] if answer.strip().lower() in ("y", "yes") else []
+
+
+def _options(integ: Integration, ns: argparse.Namespace, command: str) -> Options:
+    from rtk.agents._artifacts import Options
+
+    suggest = False
+    if integ.name == "copilot":
+        from rtk.agents.copilot import needs_suggest
+
+        suggest = needs_suggest()
+        if suggest:
+            print("copilot: this Copilot CLI is older than 1.0.24 and ignores rewrites; its hook will deny "
+                  "a command rtk can shorten and name the rtk form instead (re-run rtk init after upgrading)")  # fmt: skip
+    return Options(command, block=ns.block, suggest=suggest)
+
+
+def _install(chosen: list[Integration], scope: Scope, ns: argparse.Namespace) -> int:
+    from rtk.agents import _install, registry
+
+    command = registry.rtk_command()
+    if not registry.launcher():
+        print(f"rtk init: no rtk launcher found for this Python; hooks will run {command}", file=sys.stderr)
+    items = [(i, scope, _options(i, ns, command)) for i in chosen]
+    return _install.install(items, dry_run=ns.dry_run)
+
+
+def _uninstall(ns: argparse.Namespace, scope: Scope) -> int:
+    from rtk.agents import _install, registry
+    from rtk.agents._manifest import Manifest
+
+    if ns.agent:
+        chosen = [registry.BY_NAME[a] for a in dict.fromkeys(ns.agent)]
+    else:
+        m = Manifest.load()
+        label = scope.label
+        names = [r["agent"] for r in m.installs.values() if (r["scope"] == "global") == scope.is_global
+                 and (scope.is_global or r["root"] == label)]  # fmt: skip
+        chosen = [registry.BY_NAME[n] for n in names if n in registry.BY_NAME]
+        if not chosen:
+            print(f"rtk init: nothing installed by rtk init here ({'global' if scope.is_global else label})")
+            return 0
+    return _install.uninstall([(i, scope, None) for i in chosen], dry_run=ns.dry_run)

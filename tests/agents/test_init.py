@@ -1,0 +1,332 @@
+"""`rtk init`: before/after fixtures per agent, install twice, exact restore on uninstall, files rtk must not touch."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+from pathlib import Path
+
+import pytest
+from hookcases import rtk_bin
+
+from rtk.agents import registry
+from rtk.commands import init_cmd
+
+FIXTURES = Path(__file__).parent / "init_fixtures"
+AGENTS = sorted(p.name for p in FIXTURES.iterdir() if p.is_dir())
+BLOCK = {"cline", "windsurf", "kiro"}  # installed with --block: the hook as well as the rules
+
+
+def home() -> Path:
+    return Path(os.environ["HOME"])
+
+
+IGNORED = (".local", ".config/rtk")  # rtk's own data and config dirs, not an agent's files
+
+
+def tree(root: Path) -> dict[str, bytes | None]:
+    """Every file (bytes) and directory (None) under ``root`` except rtk's own data and config."""
+    out: dict[str, bytes | None] = {}
+    for p in sorted(root.rglob("*")):
+        rel = p.relative_to(root).as_posix()
+        if rel == ".config" or any(rel == i or rel.startswith(i + "/") for i in IGNORED):
+            continue
+        out[rel] = p.read_bytes() if p.is_file() else None
+    return out
+
+
+def placeholders(data: bytes) -> bytes:
+    from rtk import __version__
+
+    return data.replace(registry.rtk_command().encode(), b"@RTK@").replace(__version__.encode(), b"@VERSION@")
+
+
+def init(*args: str) -> int:
+    return init_cmd.main(list(args))
+
+
+@pytest.fixture(autouse=True)
+def on_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PATH", rtk_bin() + os.pathsep + os.environ["PATH"])
+    monkeypatch.chdir(tmp_path)
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_install_matches_fixture_twice_and_uninstall_restores_bytes(
+    agent: str, update_goldens: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copytree(FIXTURES / agent / "before", home(), dirs_exist_ok=True)
+    before = tree(home())
+    flags = ["--block"] if agent in BLOCK else []
+    assert init("--agent", agent, "--global", *flags) == 0
+    after = tree(home())
+    expected_dir = FIXTURES / agent / "after"
+    if update_goldens:
+        shutil.rmtree(expected_dir, ignore_errors=True)
+        for rel, data in after.items():
+            if data is not None and before.get(rel) != data:
+                dest = expected_dir / rel
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_bytes(placeholders(data))
+    expected = {p.relative_to(expected_dir).as_posix(): p.read_bytes() for p in expected_dir.rglob("*") if p.is_file()}
+    changed = {rel: placeholders(data) for rel, data in after.items() if data is not None and before.get(rel) != data}
+    assert changed == expected
+    assert all(before[rel] == after[rel] for rel in before if rel not in changed)  # nothing else touched
+    capsys.readouterr()
+    # Installing twice changes nothing.
+    assert init("--agent", agent, "--global", *flags) == 0
+    assert tree(home()) == after
+    assert "updated" not in capsys.readouterr().out
+    # Uninstall: the original bytes, and no file or directory of rtk's left.
+    assert init("--uninstall", "--agent", agent, "--global") == 0
+    assert tree(home()) == before
+    assert not (home() / ".local" / "share" / "rtk" / "integrations").exists()
+    assert not (home() / ".local" / "share" / "rtk" / ".hook_check").exists()
+
+
+@pytest.mark.parametrize("agent", AGENTS)
+def test_registered_command_is_an_absolute_launcher(agent: str) -> None:
+    init("--agent", agent, "--global", "--block")
+    command = registry.rtk_command()
+    assert os.path.isabs(command) and os.access(command, os.X_OK)
+    text = b"".join(d for d in tree(home()).values() if d)
+    assert command.encode() in text
+
+
+def test_uninstall_after_user_edits_keeps_them() -> None:
+    shutil.copytree(FIXTURES / "claude" / "before", home(), dirs_exist_ok=True)
+    init("--agent", "claude", "-g")
+    settings = home() / ".claude" / "settings.json"
+    doc = json.loads(settings.read_text())
+    doc["model"] = "sonnet"  # the user changes something after rtk init
+    settings.write_text(json.dumps(doc, indent=2) + "\n")
+    md = home() / ".claude" / "CLAUDE.md"
+    md.write_text(md.read_text() + "\n- One more rule.\n")
+    assert init("--uninstall", "--agent", "claude", "-g") == 0
+    doc = json.loads(settings.read_text())
+    original = json.loads((FIXTURES / "claude" / "before" / ".claude" / "settings.json").read_text())
+    assert doc == dict(original, model="sonnet")
+    assert list(doc) == list(original)  # key order kept
+    assert "rtk" not in md.read_text() and "- One more rule." in md.read_text()
+
+
+def test_json_with_comments_is_not_touched(capsys: pytest.CaptureFixture[str]) -> None:
+    d = home() / ".claude"
+    d.mkdir()
+    original = b'{\n  // my settings\n  "model": "opus"\n}\n'
+    (d / "settings.json").write_bytes(original)
+    assert init("--agent", "claude", "-g") == 1
+    out = capsys.readouterr().out
+    assert "not valid JSON" in out and "not touched" in out
+    assert '"PreToolUse"' in out and registry.rtk_command() in out  # the snippet to add by hand
+    assert (d / "settings.json").read_bytes() == original
+    assert (d / "CLAUDE.md").exists()  # the other file is still set up
+
+
+def test_read_only_settings_file_is_a_one_line_error_and_nothing_is_written(capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copytree(FIXTURES / "claude" / "before", home(), dirs_exist_ok=True)
+    settings = home() / ".claude" / "settings.json"
+    original = settings.read_bytes()
+    settings.chmod(0o444)
+    assert init("--agent", "claude", "-g") == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == ["rtk: cannot write ~/.claude/settings.json: the file is read-only (nothing was changed)"]
+    assert settings.read_bytes() == original and stat.S_IMODE(settings.stat().st_mode) == 0o444
+    assert b"rtk" not in (home() / ".claude" / "CLAUDE.md").read_bytes()
+    assert not (home() / ".local" / "share" / "rtk" / "integrations").exists()
+
+
+def test_read_only_directory_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    d = home() / ".cursor"
+    d.mkdir()
+    d.chmod(0o555)
+    try:
+        assert init("--agent", "cursor", "-g") == 1
+        assert "read-only" in capsys.readouterr().err
+        assert list(d.iterdir()) == []
+    finally:
+        d.chmod(0o755)
+
+
+def test_a_failing_write_is_reported_and_nothing_else_is_lost(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rtk.agents import _install
+
+    shutil.copytree(FIXTURES / "claude" / "before", home(), dirs_exist_ok=True)
+    original = (home() / ".claude" / "settings.json").read_bytes()
+
+    def disk_full(path: str, data: bytes | None, executable: bool = False) -> list[str]:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(_install, "write", disk_full)
+    assert init("--agent", "claude", "-g") == 1
+    assert "No space left on device" in capsys.readouterr().err
+    assert (home() / ".claude" / "settings.json").read_bytes() == original
+
+
+def test_dry_run_writes_nothing_and_shows_every_change(capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copytree(FIXTURES / "claude" / "before", home(), dirs_exist_ok=True)
+    before = tree(home())
+    assert init("--agent", "claude", "--agent", "codex", "-g", "--dry-run") == 0
+    out = capsys.readouterr().out
+    assert tree(home()) == before
+    assert "would modify  ~/.claude/settings.json" in out and "would create  ~/.codex/hooks.json" in out
+    assert f'+            "command": "{registry.rtk_command()} hook claude"' in out
+    assert "would modify  ~/.claude/CLAUDE.md" in out and "+<!-- rtk:begin" in out
+    init("--agent", "claude", "-g")
+    capsys.readouterr()
+    assert init("--uninstall", "--agent", "claude", "-g", "--dry-run") == 0
+    out = capsys.readouterr().out
+    assert "would restore  ~/.claude/settings.json" in out and "-<!-- rtk:begin" in out
+    assert (home() / ".local" / "share" / "rtk" / "integrations" / "manifest.json").exists()
+
+
+def test_project_scope_uses_the_local_claude_settings(tmp_path: Path) -> None:
+    assert init("--agent", "claude") == 0
+    local = tmp_path / ".claude" / "settings.local.json"
+    assert "hook claude" in local.read_text()
+    assert "rtk:begin" in (tmp_path / "CLAUDE.md").read_text()
+    assert not (home() / ".claude").exists()
+    assert init("--uninstall") == 0
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_uninstall_without_a_manifest_still_removes_rtk_entries() -> None:
+    shutil.copytree(FIXTURES / "gemini" / "before", home(), dirs_exist_ok=True)
+    original = json.loads((home() / ".gemini" / "settings.json").read_text())
+    init("--agent", "gemini", "-g")
+    shutil.rmtree(home() / ".local" / "share" / "rtk" / "integrations")
+    assert init("--uninstall", "--agent", "gemini", "-g") == 0
+    assert json.loads((home() / ".gemini" / "settings.json").read_text()) == original
+    assert "rtk" not in (home() / ".gemini" / "GEMINI.md").read_text()
+
+
+def test_foreign_file_at_an_owned_path_is_not_overwritten(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    plugin = tmp_path / ".opencode" / "plugins" / "rtk.ts"
+    plugin.parent.mkdir(parents=True)
+    plugin.write_text("export const Mine = async () => ({})\n")
+    assert init("--agent", "opencode") == 1
+    assert "was not written by rtk init" in capsys.readouterr().out
+    assert plugin.read_text() == "export const Mine = async () => ({})\n"
+
+
+def test_reinstall_with_a_new_command_replaces_the_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    init("--agent", "cursor", "-g")
+    monkeypatch.setattr(registry, "rtk_command", lambda: "/opt/rtk/bin/rtk")
+    assert init("--agent", "cursor", "-g") == 0
+    doc = json.loads((home() / ".cursor" / "hooks.json").read_text())
+    assert [h["command"] for h in doc["hooks"]["preToolUse"]] == ["/opt/rtk/bin/rtk hook cursor"]
+
+
+def test_copilot_cli_version_decides_the_deny_fallback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    copilot = bindir / "copilot"
+    monkeypatch.setenv("PATH", f"{bindir}{os.pathsep}{os.environ['PATH']}")
+    hooks = tmp_path / ".github" / "hooks" / "rtk-copilot.json"
+    for version, suggest in (("1.0.20", True), ("1.0.24", False), ("1.0.102", False)):
+        copilot.write_text(f"#!/bin/sh\necho 'GitHub Copilot CLI {version}.'\n")
+        copilot.chmod(0o755)
+        assert init("--agent", "copilot") == 0
+        command = json.loads(hooks.read_text())["hooks"]["preToolUse"][0]["bash"]
+        assert command.endswith("hook copilot --suggest") is suggest, (version, command)
+
+
+def test_codex_toml_hooks_get_a_marked_block() -> None:
+    d = home() / ".codex"
+    d.mkdir()
+    original = b'model = "gpt-5.5-codex"\n\n[hooks]\n\n[[hooks.PostToolUse]]\nmatcher = "Bash"\n'
+    (d / "config.toml").write_bytes(original)
+    assert init("--agent", "codex", "-g") == 0
+    text = (d / "config.toml").read_text()
+    assert text.startswith(original.decode()) and "# rtk:begin" in text and "hook codex" in text
+    import tomllib
+
+    doc = tomllib.loads(text)
+    assert doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"].endswith("hook codex")
+    assert doc["hooks"]["PostToolUse"] == [{"matcher": "Bash"}]
+    assert not (d / "hooks.json").exists()
+    assert init("--agent", "codex", "-g") == 0 and (d / "config.toml").read_text() == text
+    assert init("--uninstall", "-g") == 0
+    assert (d / "config.toml").read_bytes() == original
+
+
+def test_codex_toml_that_would_clash_is_not_touched(capsys: pytest.CaptureFixture[str]) -> None:
+    d = home() / ".codex"
+    d.mkdir()
+    original = b"[hooks]\nPreToolUse = []\n"
+    (d / "config.toml").write_bytes(original)
+    assert init("--agent", "codex", "-g") == 1
+    assert "not valid TOML" in capsys.readouterr().out
+    assert (d / "config.toml").read_bytes() == original
+
+
+def test_cline_rules_file_gets_a_section(tmp_path: Path) -> None:
+    (tmp_path / ".clinerules").write_text("Use tabs.\n")
+    assert init("--agent", "cline") == 0
+    text = (tmp_path / ".clinerules").read_text()
+    assert text.startswith("Use tabs.\n\n<!-- rtk:begin") and "Prefix shell commands with `rtk`" in text
+    assert init("--uninstall", "--agent", "cline") == 0
+    assert (tmp_path / ".clinerules").read_text() == "Use tabs.\n"
+
+
+def test_shared_instructions_stay_while_another_agent_needs_them(tmp_path: Path) -> None:
+    init("--agent", "copilot", "--agent", "vscode")
+    instructions = tmp_path / ".github" / "copilot-instructions.md"
+    assert init("--uninstall", "--agent", "copilot") == 0
+    assert "rtk:begin" in instructions.read_text()
+    assert init("--uninstall", "--agent", "vscode") == 0
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_unknown_agent_is_a_usage_error() -> None:
+    from rtk.errors import UsageError
+
+    with pytest.raises(UsageError, match="unknown agent"):
+        init("--agent", "emacs")
+
+
+def test_detection_offers_and_installs_with_yes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (home() / ".gemini").mkdir()
+    assert init("-g") == 0
+    out = capsys.readouterr().out
+    assert "gemini" in out and "rtk init --agent gemini" in out  # not a TTY: offers, installs nothing
+    assert not (home() / ".gemini" / "settings.json").exists()
+    assert init("-g", "--yes") == 0
+    assert "hook gemini" in (home() / ".gemini" / "settings.json").read_text()
+
+
+def test_timeouts_are_written_in_each_hosts_unit() -> None:
+    """Gemini and Qwen count milliseconds; Claude, Codex, Copilot, VS Code and Droid count seconds."""
+    for agent in ("claude", "codex", "gemini", "qwen", "copilot", "vscode", "droid"):
+        init("--agent", agent, "-g")
+    found = {}
+    for path in home().rglob("*.json"):
+        if ".local" in path.parts:
+            continue
+        text = path.read_text()
+        for agent in ("claude", "codex", "gemini", "qwen", "copilot", "vscode", "droid"):
+            if f"hook {agent}" in text:
+                found[agent] = text
+    docs = {a: json.loads(text) for a, text in found.items()}
+
+    def timeout_of(doc: object) -> int:
+        if isinstance(doc, dict):
+            for k, v in doc.items():
+                if k in ("timeout", "timeoutSec") and isinstance(v, int):
+                    return v
+                t = timeout_of(v)
+                if t:
+                    return t
+        if isinstance(doc, list):
+            for v in doc:
+                t = timeout_of(v)
+                if t:
+                    return t
+        return 0
+
+    units = {a: timeout_of(doc) for a, doc in docs.items()}
+    assert units == {"claude": 10, "codex": 30, "gemini": 5000, "qwen": 10000, "copilot": 10, "vscode": 15, "droid": 10}
