@@ -122,9 +122,12 @@ def _daily_check() -> None:
     import time
 
     if time.time() - st.st_mtime > 86400:
-        from rtk.agents._integrity import daily
+        try:
+            from rtk.agents._integrity import daily
 
-        daily()
+            daily()
+        except Exception:  # an integrity check must never stop the user's command
+            pass
 
 
 def _exec_raw(args: list[str]) -> int:
