@@ -77,7 +77,33 @@ class Failure:
         return "\n".join(out), self.body.dropped
 
 
-class CargoTest(CargoBuild):
+class _TestRun(CargoBuild):
+    """What cargo test and nextest share: one failure read at a time, shown up to a cap."""
+
+    current: Failure | None = None
+    shown = 0
+    failed_names: list[str]
+
+    def _flush(self) -> str | None:
+        """The failure being read, rendered (None once the cap on shown failures is reached)."""
+        cur, self.current = self.current, None
+        if cur is None:
+            return None
+        if self.limits.max_failures > 0 and self.shown >= self.limits.max_failures:
+            self.cut += 1
+            return None
+        self.shown += 1
+        text, cut = cur.render()
+        self.cut += cut
+        return text
+
+    def _pending(self) -> list[str]:
+        """Everything still held at the end: the last failure, then any open diagnostic."""
+        flushed = self._flush()
+        return [*([flushed] if flushed is not None else []), *self.close_open()]
+
+
+class CargoTest(_TestRun):
     """cargo test: libtest's output per suite, failures printed as each section completes."""
 
     def __init__(self, argv: list[str], quiet: bool = False) -> None:
@@ -86,7 +112,7 @@ class CargoTest(CargoBuild):
         self.suites = 0
         self.failed_names: list[str] = []
         self.mode: str | None = None  # "failures" (reading ---- blocks) or "list" (the names recap)
-        self.current: Failure | None = None
+        self.current = None
         self.shown = 0
 
     def ends_block(self, line: str) -> bool:
@@ -182,24 +208,8 @@ class CargoTest(CargoBuild):
             return None
         return line if line else None
 
-    def _flush(self) -> str | None:
-        cur, self.current = self.current, None
-        if cur is None:
-            return None
-        if self.limits.max_failures > 0 and self.shown >= self.limits.max_failures:
-            self.cut += 1
-            return None
-        self.shown += 1
-        text, cut = cur.render()
-        self.cut += cut
-        return text
-
     def finish(self, exit_code: int) -> str:
-        out = []
-        flushed = self._flush()
-        if flushed is not None:
-            out.append(flushed)
-        out.extend(self.close_open())
+        out = self._pending()
         if not self.known:
             return "\n".join(out)
         out.append(self.status(exit_code))
@@ -235,12 +245,12 @@ _NEXTEST_QUIET = ("PASS", "SKIP", "SLOW")
 _HARNESS_NOISE = ("running ", "test result: ", "failures:")
 
 
-class Nextest(CargoBuild):
+class Nextest(_TestRun):
     """cargo nextest run: one status line per test; failing ones carry their stdout/stderr."""
 
     def __init__(self, argv: list[str]) -> None:
         super().__init__(argv, "cargo nextest", False)
-        self.current: Failure | None = None
+        self.current = None
         self.summary: str | None = None
         self.failed_names: list[str] = []
         self.shown = 0
@@ -305,24 +315,8 @@ class Nextest(CargoBuild):
         self.failed_names_bare.add(name.rsplit(" ", 1)[-1])
         return out
 
-    def _flush(self) -> str | None:
-        cur, self.current = self.current, None
-        if cur is None:
-            return None
-        if self.limits.max_failures > 0 and self.shown >= self.limits.max_failures:
-            self.cut += 1
-            return None
-        self.shown += 1
-        text, cut = cur.render()
-        self.cut += cut
-        return text
-
     def finish(self, exit_code: int) -> str:
-        out = []
-        flushed = self._flush()
-        if flushed is not None:
-            out.append(flushed)
-        out.extend(self.close_open())
+        out = self._pending()
         if not self.known:
             return "\n".join(out)
         build = self.counts()
