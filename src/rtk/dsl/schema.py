@@ -13,6 +13,7 @@ import re
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 SCHEMA_VERSION = 1
@@ -80,9 +81,8 @@ def compile_error(pattern: str) -> str | None:
 # ---------------------------------------------------------------------------
 
 
-def _group_end(p: str, i: int) -> int:
-    """Index of the ``)`` closing the group opened at ``p[i]``, or -1."""
-    depth = 0
+def _outside_classes(p: str, i: int = 0) -> Iterator[tuple[int, str]]:
+    """Positions and characters of regex ``p`` from ``i``, skipping escapes and ``[...]`` classes."""
     cls = False
     n = len(p)
     while i < n:
@@ -100,13 +100,21 @@ def _group_end(p: str, i: int) -> int:
                 j += 1
             if j < n and p[j] == "]":
                 i = j  # a "]" right after "[" or "[^" is literal
-        elif c == "(":
+        else:
+            yield i, c
+        i += 1
+
+
+def _group_end(p: str, i: int) -> int:
+    """Index of the ``)`` closing the group opened at ``p[i]``, or -1."""
+    depth = 0
+    for j, c in _outside_classes(p, i):
+        if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
             if depth == 0:
-                return i
-        i += 1
+                return j
     return -1
 
 
@@ -114,33 +122,15 @@ def alternatives(p: str) -> list[str]:
     """The top-level ``|`` branches of a regex."""
     out: list[str] = []
     depth = 0
-    cls = False
     start = 0
-    i = 0
-    n = len(p)
-    while i < n:
-        c = p[i]
-        if c == "\\":
-            i += 2
-            continue
-        if cls:
-            if c == "]":
-                cls = False
-        elif c == "[":
-            cls = True
-            j = i + 1
-            if j < n and p[j] == "^":
-                j += 1
-            if j < n and p[j] == "]":
-                i = j
-        elif c == "(":
+    for i, c in _outside_classes(p):
+        if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
         elif c == "|" and depth == 0:
             out.append(p[start:i])
             start = i + 1
-        i += 1
     out.append(p[start:])
     return out
 
