@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -38,3 +39,21 @@ def rtk_argv(*args: str, driver: bool = False) -> list[str]:
     if driver:
         return [sys.executable, "-c", DRIVER, *args]
     return [sys.executable, "-m", "rtk", *args]
+
+
+# Run `rtk ARGV` in a fresh interpreter and report the modules it imported.
+PROBE = """
+import sys
+before = set(sys.modules)
+from rtk.__main__ import main
+code = main(sys.argv[1:])
+print("MODULES", " ".join(sorted(set(sys.modules) - before)), file=sys.stderr)
+"""
+
+
+def loaded(tmp_path: Path, *argv: str) -> set[str]:
+    """Modules `rtk *argv` imports, with ``tmp_path/bin`` first on PATH (stand-in tools)."""
+    env = dict(os.environ, PATH=path_with(tmp_path / "bin"))
+    p = subprocess.run([sys.executable, "-I", "-c", PROBE, *argv], env=env, capture_output=True, text=True, timeout=60)
+    line = next(ln for ln in p.stderr.splitlines() if ln.startswith("MODULES "))
+    return set(line.split()[1:])

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import path_with, rtk_argv, stub_tool
+from helpers import loaded, path_with, rtk_argv, stub_tool
 from rtk import paths
 from rtk.dsl import lookup, trust
 
@@ -191,22 +190,6 @@ def test_help_and_bad_options_are_one_line(tmp_path: Path, cmd: str) -> None:
 def test_trust_without_files_is_a_one_line_error(tmp_path: Path) -> None:
     p = rtk(tmp_path, "trust", "--yes")
     assert p.returncode == 2 and "no project filter files" in p.stderr
-
-
-PROBE = """
-import sys
-before = set(sys.modules)
-from rtk.__main__ import main
-code = main(sys.argv[1:])
-print("MODULES", " ".join(sorted(set(sys.modules) - before)), file=sys.stderr)
-"""
-
-
-def loaded(tmp_path: Path, *argv: str) -> set[str]:
-    env = dict(os.environ, PATH=path_with(tmp_path / "bin"))
-    p = subprocess.run([sys.executable, "-I", "-c", PROBE, *argv], env=env, capture_output=True, text=True, timeout=60)
-    line = next(ln for ln in p.stderr.splitlines() if ln.startswith("MODULES "))
-    return set(line.split()[1:])
 
 
 def test_python_filtered_commands_never_load_the_dsl(tmp_path: Path) -> None:
