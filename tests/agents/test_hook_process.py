@@ -11,6 +11,8 @@ from pathlib import Path
 
 from hookcases import VECTORS, allow, rtk_bin
 
+from helpers import PROBE
+
 LAUNCHER = str(Path(rtk_bin()) / "rtk")
 
 
@@ -82,13 +84,6 @@ HOOK_CLAUDE_MODULES = {
     "rtk.agents.claude", "rtk.filters", "rtk.hook", "rtk.paths", "rtk.rewrite", "rtk.rewrite.engine",
     "rtk.rewrite.permissions", "rtk.rewrite.rules", "rtk.shell", "rtk.shell.lexer", "rtk.shell.segments",
 }  # fmt: skip
-PROBE = """
-import sys
-before = set(sys.modules)
-from rtk.__main__ import main
-code = main(sys.argv[1:])
-print("MODULES", " ".join(sorted(set(sys.modules) - before)), file=sys.stderr)
-"""
 
 
 def modules(agent: str, payload: object) -> set[str]:
