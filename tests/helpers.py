@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import rtk
+
 TESTS = Path(__file__).parent
 
 # Run rtk in a subprocess with the test filters registered under `rtktest`.
@@ -41,19 +43,30 @@ def rtk_argv(*args: str, driver: bool = False) -> list[str]:
     return [sys.executable, "-m", "rtk", *args]
 
 
-# Run `rtk ARGV` in a fresh interpreter and report the modules it imported.
-PROBE = """
-import sys
+# Where the rtk package is imported from, for interpreters started without site-packages.
+RTK_ROOT = str(Path(rtk.__file__).resolve().parent.parent)
+
+# Run `rtk ARGV` in a fresh interpreter and report the modules it imported. The interpreter
+# runs with -S: a site-packages .pth file (some machines have one that imports re, typing
+# and pathlib) would otherwise preload modules and hide them from the difference.
+PROBE = f"""
+import os, sys  # os: loaded by every normal start-up, through site
 before = set(sys.modules)
+sys.path.insert(0, {RTK_ROOT!r})
 from rtk.__main__ import main
 code = main(sys.argv[1:])
 print("MODULES", " ".join(sorted(set(sys.modules) - before)), file=sys.stderr)
 """
 
 
+def probe_argv(*argv: str) -> list[str]:
+    """The command that runs `rtk *argv` under PROBE."""
+    return [sys.executable, "-I", "-S", "-c", PROBE, *argv]
+
+
 def loaded(tmp_path: Path, *argv: str) -> set[str]:
     """Modules `rtk *argv` imports, with ``tmp_path/bin`` first on PATH (stand-in tools)."""
     env = dict(os.environ, PATH=path_with(tmp_path / "bin"))
-    p = subprocess.run([sys.executable, "-I", "-c", PROBE, *argv], env=env, capture_output=True, text=True, timeout=60)
+    p = subprocess.run(probe_argv(*argv), env=env, capture_output=True, text=True, timeout=60)
     line = next(ln for ln in p.stderr.splitlines() if ln.startswith("MODULES "))
     return set(line.split()[1:])

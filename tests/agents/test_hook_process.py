@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hookcases import VECTORS, allow, rtk_bin
 
-from helpers import PROBE
+from helpers import probe_argv
 
 LAUNCHER = str(Path(rtk_bin()) / "rtk")
 
@@ -88,7 +88,7 @@ HOOK_CLAUDE_MODULES = {
 
 def modules(agent: str, payload: object) -> set[str]:
     p = subprocess.run(
-        [sys.executable, "-I", "-c", PROBE, "hook", agent],
+        probe_argv("hook", agent),
         input=json.dumps(payload).encode(),
         capture_output=True,
         timeout=60,

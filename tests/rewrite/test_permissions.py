@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from rwhelpers import AllRegistry
 
+from helpers import RTK_ROOT
 from rtk.rewrite import engine, permissions
 from rtk.rewrite.permissions import Permissions, matches
 
@@ -186,8 +187,9 @@ def test_cache_follows_file_changes(tmp_path: Path) -> None:
     assert engine.decide("git status", cwd=str(tmp_path)).verdict == "deny"
 
 
-PROBE = """
+PROBE = f"""
 import sys
+sys.path.insert(0, {RTK_ROOT!r})
 from rtk.rewrite import engine
 d = engine.decide("git status", cwd=sys.argv[1])
 print(d.verdict, "json" in sys.modules)
@@ -198,7 +200,9 @@ def test_json_is_imported_only_when_a_settings_file_changed(tmp_path: Path) -> N
     settings(tmp_path / ".claude" / "settings.json", allow=("git status",))
 
     def run() -> str:
-        p = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path)], capture_output=True, text=True, timeout=60)
+        p = subprocess.run(
+            [sys.executable, "-I", "-S", "-c", PROBE, str(tmp_path)], capture_output=True, text=True, timeout=60
+        )
         return p.stdout.strip()
 
     assert run() == "allow True"  # first run parses and writes the cache
