@@ -44,6 +44,7 @@ BOM = "\ufeff"
 
 HELP = """\
 usage: rtk hook <agent> [--block | --suggest]   (reads the agent's hook JSON on stdin)
+       rtk hook check [--agent NAME] <command>  (dry run: what the hook does with a command)
 
 agents: claude, vscode, copilot, cursor, gemini, codex, qwen, droid, cline, windsurf, kiro
 Prints the agent's answer: the tool input with `command` replaced by its rtk form, or
@@ -166,6 +167,10 @@ def main(args: list[str]) -> int:
         _write(1, (HELP + "\n").encode())
         return 0
     agent, flags = args[0], args[1:]
+    if agent == "check":
+        from rtk.commands.hook_check import main as check
+
+        return check(flags)
     try:
         raw = read_stdin()
     except BaseException:

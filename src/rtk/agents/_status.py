@@ -78,9 +78,9 @@ def command_problem(command: str) -> str:
     return ""
 
 
-def sample_payload(agent: str, cwd: str) -> dict[str, Any]:
-    """A shell tool call of ``git status`` in the shape ``agent`` sends."""
-    cmd = {"command": SAMPLE}
+def sample_payload(agent: str, cwd: str, command: str = SAMPLE) -> dict[str, Any]:
+    """A shell tool call of ``command`` (``git status``) in the shape ``agent`` sends."""
+    cmd = {"command": command}
     snake = {"hook_event_name": "PreToolUse", "cwd": cwd, "tool_input": cmd}
     shapes: dict[str, dict[str, Any]] = {
         "claude": {**snake, "tool_name": "Bash", "permission_mode": "default"},
@@ -97,7 +97,7 @@ def sample_payload(agent: str, cwd: str) -> dict[str, Any]:
             "workspaceRoots": [cwd],
             "preToolUse": {"toolName": "execute_command", "parameters": cmd},
         },
-        "windsurf": {"agent_action_name": "pre_run_command", "tool_info": {"command_line": SAMPLE, "cwd": cwd}},
+        "windsurf": {"agent_action_name": "pre_run_command", "tool_info": {"command_line": command, "cwd": cwd}},
     }
     return shapes[agent]
 
