@@ -6,6 +6,8 @@ compiled only when a text actually contains an ESC byte.
 
 from __future__ import annotations
 
+import os
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
@@ -35,9 +37,42 @@ def strip_ansi(text: str) -> str:
     return _ansi_re().sub("", text)
 
 
+# The encoding of a line that is not UTF-8: on Windows the ANSI code page tools write to a
+# pipe (cp1252, cp936/GBK...), elsewhere UTF-8 with replacement characters.
+_fallback: str | None = None
+
+
+def fallback_encoding() -> str:
+    global _fallback
+    if _fallback is None:
+        _fallback = "utf-8"
+        if os.name == "nt":
+            import locale
+
+            _fallback = locale.getencoding() or "utf-8"
+    return _fallback
+
+
 def decode(data: bytes) -> str:
-    """Decode child output as UTF-8, replacing undecodable bytes (never dropping a line)."""
-    return data.decode("utf-8", "replace")
+    """Decode child output: UTF-8, else line by line the platform's code page, never dropping a line.
+
+    A line that is not UTF-8 is decoded with :func:`fallback_encoding`, replacing what
+    that cannot decode either, so one stray byte never costs more than itself.
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    enc = fallback_encoding()
+    if enc.replace("-", "").lower() == "utf8":
+        return data.decode("utf-8", "replace")
+    out = []
+    for line in data.split(b"\n"):
+        try:
+            out.append(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            out.append(line.decode(enc, "replace"))
+    return "\n".join(out)
 
 
 def clean_line(line: str) -> str:

@@ -1,0 +1,58 @@
+"""Decoding and cleaning child output (lesson 19): never a lost line, never a crash, any script or byte."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rtk import text
+
+# Text in the scripts lesson 19 names: CJK, emoji (with joiners), combining marks, RTL.
+SCRIPTS = st.text(
+    alphabet=st.sampled_from(list("abc xyz:/.-_\t") + list("错误文件テスト🚀👨\u200d👩\u0301\u0300क्ष\u202e")),
+    max_size=80,
+)
+
+
+@given(st.binary(max_size=400))
+def test_any_bytes_keep_every_line(data: bytes) -> None:
+    assert text.decode(data).count("\n") == data.count(b"\n")
+
+
+@given(st.lists(SCRIPTS, max_size=20))
+def test_utf8_text_round_trips_exactly(lines: list[str]) -> None:
+    joined = "\n".join(lines)
+    assert text.decode(joined.encode("utf-8")) == joined
+
+
+# What terminals get beyond text: colours, hyperlinks, CR redraws.
+CONTROL = st.sampled_from(["\x1b[31m", "\x1b[0m", "\x1b]8;;http://x\x07", "\r", "\x1b(B"])
+SCREEN = st.lists(st.one_of(SCRIPTS, CONTROL), max_size=6).map("".join)
+
+
+@given(st.lists(SCREEN, max_size=20))
+def test_cleaning_never_adds_or_drops_lines(lines: list[str]) -> None:
+    joined = "\n".join(lines)
+    assert text.clean(joined).count("\n") == joined.count("\n")
+    for ln in lines:
+        assert "\n" not in text.clean_line(ln)
+
+
+def test_invalid_bytes_cost_only_themselves() -> None:
+    assert text.decode(b"ok\n\xff\xfe bad\ncaf\xe9\nlast") == "ok\n\ufffd\ufffd bad\ncaf\ufffd\nlast"
+
+
+def test_a_code_page_line_is_decoded_with_the_platform_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On Windows a tool may print in the ANSI code page (GBK here): that line is decoded with it,
+    UTF-8 lines around it stay UTF-8."""
+    monkeypatch.setattr(text, "_fallback", "gbk")
+    data = "错误: 找不到文件".encode("gbk") + b"\n" + "テスト ok".encode() + b"\n\xff"
+    assert text.decode(data) == "错误: 找不到文件\nテスト ok\n\ufffd"
+
+
+@pytest.mark.skipif(os.name == "nt", reason="Windows falls back to its ANSI code page")
+def test_the_fallback_is_utf8_off_windows() -> None:
+    assert text.fallback_encoding() == "utf-8"
