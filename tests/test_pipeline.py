@@ -88,6 +88,18 @@ def test_unrecognized_long_output_is_bounded_with_recovery(
     assert saved.count("\n") == 1000
 
 
+def test_bounding_that_would_cost_more_shows_all_of_it() -> None:
+    """Just over the line limit, with short lines: the omission mark and hint outweigh the cut."""
+    limit = int(config.get("limits.passthrough_max_lines"))
+    raw_text = "\n".join(["x"] * (limit + 2))
+    out = pipeline.bounded_raw(["tool"], raw_text.encode(), raw_text, 1, keep_fixed, "raw-unrecognized")
+    assert (out.text, out.cut) == (raw_text + "\n", 0)
+    assert out.tee_path == "/data/tee/x.log"
+    long = "\n".join(["a long line that the head keeps " * 2] * (limit + 50))
+    out = pipeline.bounded_raw(["tool"], long.encode(), long, 1, keep_fixed, "raw-unrecognized")
+    assert out.cut == 50 and "[rtk] ... 50 lines omitted ..." in out.text
+
+
 def test_never_worse_prints_raw(
     testfilters: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
 ) -> None:

@@ -88,6 +88,8 @@ def bounded_raw(
     tail = limit - head
     omitted = len(lines) - head - tail
     text = "\n".join([*lines[:head], f"[rtk] ... {omitted} lines omitted ...", *lines[-tail:], tee.hint(tee_path)])
+    if tokens.estimate(text) >= tokens.estimate(raw_text):  # a few short lines cut: the marks cost more
+        return Outcome(ensure_newline(raw_text), raw_text, mode, 0, tee_path, error)
     return Outcome(text + "\n", raw_text, mode, omitted, tee_path, error)
 
 
