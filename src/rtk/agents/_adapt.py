@@ -23,9 +23,14 @@ def command_of(args: Any) -> str | None:
     return cmd if isinstance(cmd, str) and cmd.strip() else None
 
 
+def is_tool(name: object, tools: frozenset[str]) -> bool:
+    """Whether a payload's tool name (any JSON value) is one of ``tools``."""
+    return isinstance(name, str) and name in tools
+
+
 def tool_input(payload: dict[str, Any], tools: frozenset[str]) -> dict[str, Any] | None:
     """The snake_case ``tool_input`` of a shell tool call (``tool_name`` in ``tools``), else None."""
-    if payload.get("tool_name") not in tools:
+    if not is_tool(payload.get("tool_name"), tools):
         return None
     ti = payload.get("tool_input")
     return ti if command_of(ti) is not None else None

@@ -29,7 +29,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Answer:
         return NOTHING
     d = rewrite(ctx, args["command"], cwd_of(payload))
     mode = payload.get("permission_mode")
-    if d is None or (d.verdict == "ask" and (mode is None or mode in NO_PROMPT_MODES)):
+    if d is None or (d.verdict == "ask" and (not isinstance(mode, str) or mode in NO_PROMPT_MODES)):
         return NOTHING
     return hook_specific(args, d), "", 0
 

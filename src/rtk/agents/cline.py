@@ -8,7 +8,7 @@ resolve on PATH.
 
 from __future__ import annotations
 
-from rtk.agents._adapt import command_of, suggestion
+from rtk.agents._adapt import command_of, is_tool, suggestion
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ CONTEXT = "This project routes shell commands through rtk; prefix supported comm
 
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
     call = payload.get("preToolUse")
-    if not isinstance(call, dict) or call.get("toolName") not in TOOLS:
+    if not isinstance(call, dict) or not is_tool(call.get("toolName"), TOOLS):
         return PROCEED
     cmd = command_of(call.get("parameters"))
     if cmd is None:

@@ -17,7 +17,7 @@ other's hook files:
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, REASON, command_of, cwd_of, hook_specific, replaced, rewrite, tool_input
+from rtk.agents._adapt import NOTHING, REASON, command_of, cwd_of, hook_specific, is_tool, replaced, rewrite, tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Answer:
 
 
 def _camel(payload: dict[str, Any], ctx: Context) -> Answer:
-    if payload.get("toolName") not in CLI_TOOLS:
+    if not is_tool(payload.get("toolName"), CLI_TOOLS):
         return NOTHING
     args = payload.get("toolArgs")
     if isinstance(args, str):
