@@ -63,6 +63,16 @@ def test_wrong_type_names_the_key(capfd: pytest.CaptureFixture[str]) -> None:
     assert "unknown key limits.typo" in err
 
 
+def test_negative_counts_are_rejected(capfd: pytest.CaptureFixture[str]) -> None:
+    """A negative limit would slice from the end (lines[:-1]): the default applies instead."""
+    p = write("[limits]\nbuild_error_lines = -1\ndiff_context = 0\n[tee]\nmax_files = -3\n")
+    assert config.get("limits.build_error_lines") == 60 and config.get("tee.max_files") == 20
+    assert config.get("limits.diff_context") == 0
+    _, err = capfd.readouterr()
+    assert f"{p}: limits.build_error_lines must be an integer (0 or more)" in err
+    assert "tee.max_files must be an integer (0 or more)" in err
+
+
 def test_cache_is_used_until_the_file_changes(capfd: pytest.CaptureFixture[str]) -> None:
     p = write("[tee]\nmax_files = 4\n")
     assert config.get("tee.max_files") == 4

@@ -94,7 +94,7 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
     },
 }
 
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2  # 2: negative integers rejected
 _values: dict[str, Any] | None = None
 _loaded_from: str | None = None
 _problems: list[str] = []
@@ -109,7 +109,7 @@ def _type_name(v: Any) -> str:
     if isinstance(v, bool):
         return "true or false"
     if isinstance(v, int):
-        return "an integer"
+        return "an integer (0 or more)"
     if isinstance(v, list):
         return "a list of strings"
     return "a string"
@@ -118,8 +118,8 @@ def _type_name(v: Any) -> str:
 def _valid(default: Any, value: Any) -> bool:
     if isinstance(default, bool):
         return isinstance(value, bool)
-    if isinstance(default, int):
-        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, int):  # counts, sizes and limits: a negative one would slice from the end
+        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
     if isinstance(default, list):
         return isinstance(value, list) and all(isinstance(x, str) for x in value)
     return isinstance(value, str)

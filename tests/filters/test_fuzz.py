@@ -111,3 +111,20 @@ def _case(path: Path) -> Callable[[], None]:
 @pytest.mark.parametrize("filter_id", sorted(_BY_FILTER))
 def test_filter_survives_mutated_output(filter_id: str) -> None:
     _case(_BY_FILTER[filter_id])()
+
+
+@pytest.mark.parametrize("value", [0, 1])
+def test_every_fixture_survives_the_smallest_limits(value: int) -> None:
+    """Every limit at 0 or 1 (the config allows it): caps everywhere, yet no crash and never bigger."""
+    cfg = Path(os.environ["XDG_CONFIG_HOME"]) / "rtk" / "config.toml"
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text("[limits]\n" + "".join(f"{k} = {value}\n" for k in config.SCHEMA["limits"]))
+    problems = []
+    for path in all_fixtures():
+        config.reset()
+        fx = load(path)
+        out = run(fx)
+        if out.mode == "raw-error" or out.out_tokens > out.raw_tokens:
+            problems.append((fx.name, out.mode, out.error))
+    assert config.get("limits.build_error_lines") == value  # the file was read
+    assert problems == []
