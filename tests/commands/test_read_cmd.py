@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from rtk.commands import read
 
@@ -222,3 +224,45 @@ def test_runs_are_tracked(tmp_path: Path, capfdbinary: pytest.CaptureFixture[byt
     assert "\trtk read --level minimal service.py\t" in journal
     fields = journal.strip().split("\n")[-1].split("\t")
     assert fields[5] == "read" and int(fields[6]) > int(fields[7]) > 0
+
+
+# Text as files hold it: CRLF and lone CR, tabs, no final newline, blank lines, Latin-1 and
+# stray bytes, UTF-8 in several scripts. No NUL: a NUL makes the file binary (described).
+_PIECES = st.sampled_from(
+    [
+        b"a",
+        b"line",
+        b" ",
+        b"\t",
+        b"\n",
+        b"\n",
+        b"\n",
+        b"\r\n",
+        b"\r",
+        b"caf\xe9",
+        b"\xff",
+        "错误".encode(),
+        "🚀".encode(),
+    ]
+)
+_CONTENT = st.lists(_PIECES, max_size=60).map(b"".join)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(content=_CONTENT, n=st.integers(0, 12))
+def test_windows_and_numbers_match_head_tail_and_cat_on_any_text(
+    content: bytes, n: int, tmp_path: Path, capfdbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    """Lesson 13: a rewritten cat/head/tail must be byte-for-byte what the tool prints."""
+    f = tmp_path / "f.txt"
+    f.write_bytes(content)
+    cases = [
+        ([], ["cat"]),
+        (["-n"], ["cat", "-n"]),
+        (["--head-lines", str(n)], ["head", "-n", str(n)]),
+        (["--tail-lines", str(n)], ["tail", "-n", str(n)]),
+    ]
+    for ours, theirs in cases:
+        _, out, _ = run([*ours, "f.txt"], capfdbinary, tmp_path)
+        assert out == tool(*theirs, "f.txt", cwd=tmp_path), (ours, content)
