@@ -120,6 +120,8 @@ def test_json_with_comments_is_not_touched(capsys: pytest.CaptureFixture[str]) -
     assert init("--agent", "claude", "-g") == 1
     out = capsys.readouterr().out
     assert "not valid JSON" in out and "not touched" in out
+    assert "rtk is only partly set up for Claude Code (global): not written: ~/.claude/settings.json" in out
+    assert "rtk is set up" not in out
     assert '"PreToolUse"' in out and registry.rtk_command() in out  # the snippet to add by hand
     assert (d / "settings.json").read_bytes() == original
     assert (d / "CLAUDE.md").exists()  # the other file is still set up
@@ -330,3 +332,37 @@ def test_timeouts_are_written_in_each_hosts_unit() -> None:
 
     units = {a: timeout_of(doc) for a, doc in docs.items()}
     assert units == {"claude": 10, "codex": 30, "gemini": 5000, "qwen": 10000, "copilot": 10, "vscode": 15, "droid": 10}
+
+
+# The JSON file each agent's global install edits (a path in the user's home).
+JSON_TARGETS = {
+    "claude": ".claude/settings.json", "gemini": ".gemini/settings.json", "cursor": ".cursor/hooks.json",
+    "vscode": ".copilot/hooks/rtk-vscode.json", "copilot": ".copilot/hooks/rtk-copilot.json",
+    "codex": ".codex/hooks.json", "qwen": ".qwen/settings.json", "droid": ".factory/hooks.json",
+    "windsurf": ".codeium/windsurf/hooks.json", "kiro": ".kiro/hooks/rtk-rewrite.json",
+}  # fmt: skip
+# Settings whose structure is not what rtk expects where it would add its entry.
+ODD_SETTINGS: list[object] = [
+    [], "x", None,
+    {"hooks": "x"}, {"hooks": []}, {"hooks": {"PreToolUse": {}}}, {"hooks": {"PreToolUse": [1, "a", None]}},
+    {"hooks": {"PreToolUse": [{"matcher": ["Bash"], "hooks": [{"type": "command", "command": 5}]}]}},
+    {"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [None, 3, {"command": None}]}]}},
+    {"version": "1", "hooks": {"preToolUse": "x", "beforeShellExecution": 7}},
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("agent", sorted(JSON_TARGETS))
+def test_settings_of_unexpected_shape_never_crash_and_uninstall_restores_them(
+    agent: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    block = ["--block"] if agent in BLOCK else []
+    target = home() / JSON_TARGETS[agent]
+    target.parent.mkdir(parents=True, exist_ok=True)
+    for doc in ODD_SETTINGS:
+        original = json.dumps(doc).encode()
+        target.write_bytes(original)
+        assert init("--agent", agent, "-g", *block) in (0, 1)
+        assert init("--uninstall", "--agent", agent, "-g") in (0, 1)
+        out, err = capsys.readouterr()
+        assert "Traceback" not in out + err
+        assert target.read_bytes() == original, doc

@@ -218,7 +218,9 @@ def install(items: list[tuple[Integration, Scope, Options]], dry_run: bool = Fal
 
     for integ, scope, opts, arts in plan.installs:
         done = [a for a in arts if a.path not in bad]
+        where = "global" if scope.is_global else short(scope.root)
         if not done:
+            say(f"rtk is not set up for {integ.title} ({where}): nothing could be written (see above)")
             continue
         for a in done:
             rec = m.files.setdefault(a.path, {"existed": True, "backup": None, "sha256": None})
@@ -235,7 +237,11 @@ def install(items: list[tuple[Integration, Scope, Options]], dry_run: bool = Fal
                 for a in done
             ],
         }
-        say(f"rtk is set up for {integ.title} ({'global' if scope.is_global else short(scope.root)}); {integ.note}")
+        missing = sorted({short(a.path) for a in arts if a.path in bad})
+        if missing:  # never report a set-up that did not happen
+            say(f"rtk is only partly set up for {integ.title} ({where}): not written: {', '.join(missing)} (see above)")
+        else:
+            say(f"rtk is set up for {integ.title} ({where}); {integ.note}")
     m.save()
     touch_marker()
     return 1 if bad else 0
