@@ -3,7 +3,7 @@
 Verdicts: the engine reads Claude Code's own permission rules. allow -> ``allow`` with
 ``updatedInput``; ask -> ``ask`` with ``updatedInput`` (the user confirms the rewritten
 command), except in ``bypassPermissions``/``dontAsk`` sessions, where a prompt would be
-unwanted or refused, and for payloads without ``permission_mode`` (another host running
+unwanted or refused, and for payloads without a ``permission_mode`` string (another host running
 Claude's settings file: Copilot CLI's cloud agent turns ``ask`` into deny): the command
 is left unchanged. deny/none -> no output.
 """
