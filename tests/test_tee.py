@@ -87,3 +87,25 @@ def test_env_switch_and_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
 def test_hint_quotes_paths_with_spaces() -> None:
     assert tee.hint("/a b/c.log") == '[rtk] full output: "/a b/c.log"'
     assert tee.hint("/a/c.log") == "[rtk] full output: /a/c.log"
+
+
+def test_identical_output_of_the_same_command_reuses_its_file() -> None:
+    """Content-addressed: a re-run that prints the same bytes points at the file it already has."""
+    first = tee.write(["pytest", "-x"], b"FAILED tests/test_a.py::test_one\n")
+    again = tee.write(["pytest", "-x"], b"FAILED tests/test_a.py::test_one\n")
+    other = tee.write(["pytest", "-x"], b"FAILED tests/test_a.py::test_two\n")
+    elsewhere = tee.write(["tox"], b"FAILED tests/test_a.py::test_one\n")  # another command: its own file
+    assert first == again and len({first, other, elsewhere}) == 3
+    assert sorted(os.listdir(tee.directory())) == sorted(os.path.basename(p or "") for p in (first, other, elsewhere))
+
+
+def test_rotation_keeps_the_file_a_rerun_just_pointed_at() -> None:
+    write_config("[tee]\nmax_files = 3\n")
+    kept = tee.write(["aaa"], b"error: 1\n") or ""  # first by name as well as by time
+    old = os.stat(kept).st_mtime_ns
+    os.utime(kept, ns=(old - 10**9, old - 10**9))  # written a second earlier than the rest
+    others = [tee.write(["cmd", str(i)], f"{i}".encode()) for i in range(2)]
+    assert tee.write(["aaa"], b"error: 1\n") == kept  # the re-run: now the most recent
+    tee.write(["cmd", "3"], b"3")  # one too many: the oldest goes, and it is not `kept`
+    left = os.listdir(tee.directory())
+    assert os.path.basename(kept) in left and os.path.basename(others[0] or "") not in left

@@ -2,7 +2,10 @@
 
 Files live in ``<data dir>/tee/<epoch>_<slug>.log`` (``RTK_TEE_DIR`` or
 ``tee.directory`` move them), are created owner-only, capped in size (head and
-tail kept) and rotated (oldest removed beyond ``tee.max_files``).
+tail kept) and rotated (least recently written removed beyond ``tee.max_files``).
+They are addressed by content: the same command printing the same bytes again
+gets the path of the file it already has (an agent re-running a failing command
+does not push other recovery files out).
 """
 
 from __future__ import annotations
@@ -87,7 +90,15 @@ def write(argv: list[str], raw: bytes | Spool) -> str | None:
     d = directory()
     try:
         paths.ensure_dir(d)
-        base = f"{int(time.time())}_{slug(argv)}"
+        name = slug(argv)
+        same = _identical(d, name, data)
+        if same is not None:
+            try:
+                os.utime(same)  # the most recent again, for rotation
+            except OSError:
+                pass
+            return same
+        base = f"{int(time.time())}_{name}"
         path = os.path.join(d, base + ".log")
         for n in range(2, 100):
             try:
@@ -109,12 +120,42 @@ def write(argv: list[str], raw: bytes | Spool) -> str | None:
         return None
 
 
-def _rotate(d: str, keep: int) -> None:
+def _identical(d: str, name: str, data: bytes) -> str | None:
+    """An existing recovery file of the command ``name`` (its slug) holding exactly ``data``."""
     try:
-        names = sorted(n for n in os.listdir(d) if n.endswith(".log"))
+        entries = list(os.scandir(d))
+    except OSError:
+        return None
+    for e in entries:
+        stem = e.name[:-4] if e.name.endswith(".log") else ""
+        rest = stem.partition("_")[2]  # after the epoch; "_2", "_3"... mark same-second files
+        if rest != name and not (rest.startswith(name + "_") and rest[len(name) + 1 :].isdigit()):
+            continue
+        try:
+            if e.stat().st_size != len(data):
+                continue
+            with open(e.path, "rb") as f:
+                if f.read() == data:
+                    return e.path
+        except OSError:
+            continue
+    return None
+
+
+def _rotate(d: str, keep: int) -> None:
+    """Remove the least recently written files beyond ``keep``."""
+    found: list[tuple[int, str]] = []
+    try:
+        for e in os.scandir(d):
+            if e.name.endswith(".log"):
+                try:
+                    found.append((e.stat().st_mtime_ns, e.name))
+                except OSError:
+                    continue
     except OSError:
         return
-    for name in names[: max(len(names) - max(keep, 1), 0)]:
+    found.sort()
+    for _, name in found[: max(len(found) - max(keep, 1), 0)]:
         try:
             os.unlink(os.path.join(d, name))
         except OSError:
