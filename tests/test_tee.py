@@ -102,10 +102,11 @@ def test_identical_output_of_the_same_command_reuses_its_file() -> None:
 def test_rotation_keeps_the_file_a_rerun_just_pointed_at() -> None:
     write_config("[tee]\nmax_files = 3\n")
     kept = tee.write(["aaa"], b"error: 1\n") or ""  # first by name as well as by time
-    old = os.stat(kept).st_mtime_ns
-    os.utime(kept, ns=(old - 10**9, old - 10**9))  # written a second earlier than the rest
-    others = [tee.write(["cmd", str(i)], f"{i}".encode()) for i in range(2)]
+    others = [tee.write(["cmd", str(i)], f"{i}".encode()) or "" for i in range(2)]
+    now = os.stat(kept).st_mtime_ns
+    for age, path in ((3, kept), (2, others[0]), (1, others[1])):  # seconds apart, even on coarse clocks
+        os.utime(path, ns=(now - age * 10**9, now - age * 10**9))
     assert tee.write(["aaa"], b"error: 1\n") == kept  # the re-run: now the most recent
     tee.write(["cmd", "3"], b"3")  # one too many: the oldest goes, and it is not `kept`
     left = os.listdir(tee.directory())
-    assert os.path.basename(kept) in left and os.path.basename(others[0] or "") not in left
+    assert os.path.basename(kept) in left and os.path.basename(others[0]) not in left
