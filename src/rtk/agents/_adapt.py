@@ -56,6 +56,15 @@ def rewrite(ctx: Context, command: str, cwd: str | None) -> Decision | None:
     return d
 
 
+def shell_call(payload: dict[str, Any], ctx: Context, tools: frozenset[str]) -> tuple[dict[str, Any], Decision] | None:
+    """A snake_case shell tool call's input and the rewrite the hook may pass on, else None."""
+    args = tool_input(payload, tools)
+    if args is None:
+        return None
+    d = rewrite(ctx, args["command"], cwd_of(payload))
+    return None if d is None else (args, d)
+
+
 def reason(d: Decision) -> str:
     return REASON if d.verdict == "allow" else f"{REASON} (not pre-approved: {d.reason})"
 

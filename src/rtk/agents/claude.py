@@ -10,7 +10,7 @@ is left unchanged. deny/none -> no output.
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, cwd_of, hook_specific, rewrite, tool_input
+from rtk.agents._adapt import NOTHING, hook_specific, shell_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,12 +24,12 @@ NO_PROMPT_MODES = frozenset(("bypassPermissions", "dontAsk"))
 
 
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
-    args = tool_input(payload, TOOLS)
-    if args is None:
+    call = shell_call(payload, ctx, TOOLS)
+    if call is None:
         return NOTHING
-    d = rewrite(ctx, args["command"], cwd_of(payload))
+    args, d = call
     mode = payload.get("permission_mode")
-    if d is None or (d.verdict == "ask" and (not isinstance(mode, str) or mode in NO_PROMPT_MODES)):
+    if d.verdict == "ask" and (not isinstance(mode, str) or mode in NO_PROMPT_MODES):
         return NOTHING
     return hook_specific(args, d), "", 0
 

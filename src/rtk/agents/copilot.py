@@ -17,7 +17,7 @@ other's hook files:
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, REASON, command_of, cwd_of, hook_specific, is_tool, replaced, rewrite, tool_input
+from rtk.agents._adapt import NOTHING, REASON, command_of, cwd_of, hook_specific, is_tool, replaced, rewrite, shell_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,12 +33,10 @@ VSCODE_TOOLS = frozenset(("run_in_terminal", "runTerminalCommand", "Bash", "bash
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
     if "toolName" in payload:
         return _camel(payload, ctx)
-    args = tool_input(payload, VSCODE_TOOLS)
-    if args is None:
+    call = shell_call(payload, ctx, VSCODE_TOOLS)
+    if call is None:
         return NOTHING
-    d = rewrite(ctx, args["command"], cwd_of(payload))
-    if d is None:
-        return NOTHING
+    args, d = call
     vscode = "hookEventName" in payload or "hook_event_name" not in payload
     if "--suggest" in ctx.flags and not vscode:
         return _suggest(d.rewritten or "")

@@ -6,7 +6,7 @@ the command is rewritten only when the engine says allow; otherwise ``{}``.
 
 from __future__ import annotations
 
-from rtk.agents._adapt import cwd_of, replaced, rewrite, tool_input
+from rtk.agents._adapt import replaced, shell_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,11 +20,11 @@ EMPTY: Answer = ({}, "", 0)
 
 
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
-    args = tool_input(payload, TOOLS)
-    if args is None:
+    call = shell_call(payload, ctx, TOOLS)
+    if call is None:
         return EMPTY
-    d = rewrite(ctx, args["command"], cwd_of(payload))
-    if d is None or d.verdict != "allow":
+    args, d = call
+    if d.verdict != "allow":
         return EMPTY
     return {"continue": True, "permission": "allow", "updated_input": replaced(args, d.rewritten or "")}, "", 0
 

@@ -6,7 +6,7 @@ allow -> ``allow`` with ``updatedInput``; ask -> ``updatedInput`` without a deci
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, cwd_of, hook_specific, rewrite, tool_input
+from rtk.agents._adapt import NOTHING, hook_specific, shell_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,12 +19,10 @@ TOOLS = frozenset(("Execute",))
 
 
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
-    args = tool_input(payload, TOOLS)
-    if args is None:
+    call = shell_call(payload, ctx, TOOLS)
+    if call is None:
         return NOTHING
-    d = rewrite(ctx, args["command"], cwd_of(payload))
-    if d is None:
-        return NOTHING
+    args, d = call
     return hook_specific(args, d, decision=d.verdict == "allow"), "", 0
 
 

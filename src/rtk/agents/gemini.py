@@ -8,7 +8,7 @@ Gemini read stderr as the answer).
 
 from __future__ import annotations
 
-from rtk.agents._adapt import cwd_of, replaced, rewrite, tool_input
+from rtk.agents._adapt import replaced, shell_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,12 +22,10 @@ EMPTY: Answer = ({}, "", 0)
 
 
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
-    args = tool_input(payload, TOOLS)
-    if args is None:
+    call = shell_call(payload, ctx, TOOLS)
+    if call is None:
         return EMPTY
-    d = rewrite(ctx, args["command"], cwd_of(payload))
-    if d is None:
-        return EMPTY
+    args, d = call
     out: dict[str, Any] = {}
     if d.verdict == "allow":
         out["decision"] = "allow"

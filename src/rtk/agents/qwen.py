@@ -7,7 +7,7 @@ only when the engine says allow; otherwise it is left unchanged (no output).
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, cwd_of, hook_specific, rewrite, tool_input
+from rtk.agents._adapt import NOTHING, hook_specific, shell_call
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,11 +20,11 @@ TOOLS = frozenset(("run_shell_command",))
 
 
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
-    args = tool_input(payload, TOOLS)
-    if args is None:
+    call = shell_call(payload, ctx, TOOLS)
+    if call is None:
         return NOTHING
-    d = rewrite(ctx, args["command"], cwd_of(payload))
-    if d is None or d.verdict != "allow":
+    args, d = call
+    if d.verdict != "allow":
         return NOTHING
     return hook_specific(args, d), "", 0
 
