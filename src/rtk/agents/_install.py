@@ -181,17 +181,23 @@ def check_writable(plan: Plan) -> list[str]:
     return out
 
 
+def _before_writing(plan: Plan, dry_run: bool) -> int | None:
+    """The exit code when nothing is to be written (a dry run, or a file that cannot be), else None."""
+    if dry_run:
+        return 1 if plan.errors() else 0
+    blocked = check_writable(plan)
+    for line in blocked:
+        print(line, file=sys.stderr)
+    return 1 if blocked else None
+
+
 def install(items: list[tuple[Integration, Scope, Options]], dry_run: bool = False) -> int:
     """Install; 0 when every file is in place, 1 when a file had to be skipped or nothing could be written."""
     plan = plan_install(items)
     show_plan(plan, dry_run)
-    if dry_run:
-        return 1 if plan.errors() else 0
-    blocked = check_writable(plan)
-    if blocked:
-        for line in blocked:
-            print(line, file=sys.stderr)
-        return 1
+    stop = _before_writing(plan, dry_run)
+    if stop is not None:
+        return stop
     m = Manifest.load()
     bad_write: set[str] = set()
     for c in plan.changes:
@@ -301,13 +307,9 @@ def uninstall(items: list[tuple[Integration, Scope, Options | None]], dry_run: b
         elif c.changed and dry_run:
             say(f"would {'delete' if c.after is None else 'restore' if c.after else 'modify'}  {short(c.path)}")
             say(c.diff().rstrip("\n"))
-    if dry_run:
-        return 1 if plan.errors() else 0
-    blocked = check_writable(plan)
-    if blocked:
-        for line in blocked:
-            print(line, file=sys.stderr)
-        return 1
+    stop = _before_writing(plan, dry_run)
+    if stop is not None:
+        return stop
     failed_paths: set[str] = set()
     for c in plan.changes:
         if not c.changed:

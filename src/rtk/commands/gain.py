@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from rtk import config, tokens
+from rtk.commands._history import table
 from rtk.errors import RtkError, UsageError
 from rtk.tracking import db as trackdb
 from rtk.tracking import queries
@@ -91,20 +92,6 @@ def _dur(ms: int) -> str:
     return f"{h}h {m}m"
 
 
-def _table(headers: list[str], rows: list[list[str]], right: set[int]) -> list[str]:
-    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
-
-    def fmt(cells: list[str]) -> str:
-        return (
-            "  "
-            + "  ".join(
-                c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-            ).rstrip()
-        )
-
-    return [fmt(headers), *(fmt(r) for r in rows)]
-
-
 def render_text(report: dict[str, Any], graph: bool) -> str:
     s = report["summary"]
     out: list[str] = []
@@ -147,13 +134,13 @@ def render_text(report: dict[str, Any], graph: bool) -> str:
     if rows:
         out.append("")
         out.append(f"top {len(rows)} by tokens saved")
-        out += _table(["command", "runs", "input", "saved", "saved%", "avg time"], rows, {1, 2, 3, 4, 5})
+        out += table(["command", "runs", "input", "saved", "saved%", "avg time"], rows, {1, 2, 3, 4, 5})
     for p in ("daily", "weekly", "monthly"):
         if p not in report or (p == "daily" and graph and not report.get("_daily_table")):
             continue
         out.append("")
         out.append(p)
-        out += _table(
+        out += table(
             ["period", "commands", "input", "saved", "saved%"],
             [
                 [r["period"], _n(r["commands"]), _n(r["input"]), _n(r["saved"]), f"{r['savings_pct']:.1f}%"]
@@ -167,7 +154,7 @@ def render_text(report: dict[str, Any], graph: bool) -> str:
     if "history" in report:
         out.append("")
         out.append("recent commands")
-        out += _table(
+        out += table(
             ["time (UTC)", "command", "saved", "saved%", "exit"],
             [
                 [
@@ -192,7 +179,7 @@ def _untrusted(report: dict[str, Any]) -> list[str]:
         return []
     total = sum(r["count"] for r in rows)
     out = ["", f"untrusted project filters skipped ({total} runs ran without them; review, then `rtk trust`)"]
-    return out + _table(
+    return out + table(
         ["filter", "file", "runs", "last", "why"],
         [[r["filter"], _clip(r["file"], 50), str(r["count"]), r["last"][:10], r["reason"]] for r in rows],
         {2},
@@ -205,7 +192,7 @@ def _failures(report: dict[str, Any]) -> list[str]:
     out = ["", "filter fallbacks (raw output shown instead)"]
     if not report["failures"]:
         return [*out, "  none"]
-    return out + _table(
+    return out + table(
         ["filter", "count", "last", "last error"],
         [[f["filter"], str(f["count"]), f["last"][:10], _clip(f["last_error"], 50)] for f in report["failures"]],
         {1},
