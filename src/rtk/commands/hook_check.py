@@ -7,6 +7,9 @@ import os
 import sys
 from typing import Any
 
+from rtk.agents._status import sample_payload
+from rtk.hook import ADAPTERS, Context, run
+
 USAGE = "usage: rtk hook check [--agent NAME [--block|--suggest]] [--json] <command line>"
 HELP = f"""\
 {USAGE}
@@ -53,13 +56,9 @@ def main(args: list[str]) -> int:
     if not rest:
         return _usage("no command given")
     line = rest[0] if len(rest) == 1 else " ".join(rest)
-    from rtk.hook import ADAPTERS
-
     if agent is not None and agent not in ADAPTERS:
         return _usage(f"unknown agent {agent!r} (known: {', '.join(sorted(ADAPTERS))})")
     cwd = os.getcwd()
-    from rtk.hook import Context
-
     d = Context(agent or "claude", []).decide(line, cwd)
     report: dict[str, Any] = {"command": line, "rewritten": d.rewritten, "verdict": d.verdict, "reason": d.reason}
     applied = d.rewritten is not None
@@ -77,9 +76,6 @@ def main(args: list[str]) -> int:
 
 def _ask(agent: str, flags: list[str], line: str, cwd: str) -> dict[str, Any]:
     """The hook's answer to a tool call of ``line`` in ``agent``'s shape."""
-    from rtk.agents._status import sample_payload
-    from rtk.hook import run
-
     payload = sample_payload(agent, cwd, line)
     out, err, code = run(agent, flags, json.dumps(payload).encode())
     text = out.decode("utf-8", "replace").strip()
