@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,192 @@ def test_reinstall_replaces_the_entry_in_place() -> None:
 def test_what_node_would_reject_is_refused(bad: bytes) -> None:
     with pytest.raises(EditError):
         claude_hook().add(bad)
+
+
+# -- 16: a backup is restored only when rtk's write is all that changed since it was taken ----------------
+
+SETTINGS = b'{\n  "model": "opus",\n  "permissions": {"allow": ["Bash(git status)"]}\n}\n'
+
+
+def user_edits(data: bytes) -> bytes:
+    """An allow rule and an env block, typed into the file by the user."""
+    data = data.replace(b'["Bash(git status)"]', b'["Bash(git status)", "Bash(make:*)"]')
+    return data.replace(b'"model": "opus",\n', b'"model": "opus",\n  "env": {"FOO": "1"},\n')
+
+
+@pytest.mark.parametrize("second", ["same", "other launcher"])
+def test_edits_made_between_two_installs_survive_uninstall(
+    second: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = home() / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_bytes(SETTINGS)
+    assert init("--agent", "claude", "-g") == 0
+    settings.write_bytes(user_edits(settings.read_bytes()))
+    if second == "other launcher":
+        monkeypatch.setattr(registry, "rtk_command", lambda: "/opt/rtk/bin/rtk")
+    assert init("--agent", "claude", "-g") == 0
+    doc = json.loads(settings.read_bytes())
+    commands = [h["command"] for g in doc["hooks"]["PreToolUse"] for h in g["hooks"]]
+    assert len(commands) == 1 and commands[0].endswith(" hook claude")  # replaced, not a second hook
+    capsys.readouterr()
+    assert init("--uninstall", "--global") == 0
+    assert settings.read_bytes() == user_edits(SETTINGS)
+    out = capsys.readouterr().out
+    assert "cleaned  ~/.claude/settings.json" in out and "restored  ~/.claude/settings.json" not in out
+
+
+def test_untouched_install_is_still_restored_from_the_backup(capsys: pytest.CaptureFixture[str]) -> None:
+    settings = home() / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_bytes(SETTINGS)
+    init("--agent", "claude", "-g")
+    init("--agent", "claude", "-g")
+    capsys.readouterr()
+    assert init("--uninstall", "--global") == 0
+    assert settings.read_bytes() == SETTINGS
+    assert "restored  ~/.claude/settings.json" in capsys.readouterr().out
+
+
+# Every agent whose hook lives in a shared JSON settings file (kiro's hook file is rtk's own).
+SHARED_JSON = {
+    "claude": ".claude/settings.json", "gemini": ".gemini/settings.json", "cursor": ".cursor/hooks.json",
+    "vscode": ".copilot/hooks/rtk-vscode.json", "copilot": ".copilot/hooks/rtk-copilot.json",
+    "codex": ".codex/hooks.json", "qwen": ".qwen/settings.json", "droid": ".factory/hooks.json",
+    "windsurf": ".codeium/windsurf/hooks.json",
+}  # fmt: skip
+ORIGINAL = b'{\n    "mine": 2E3,\n    "mine": 1e400,\n    "z": [1, 1.0]\n}\n'
+
+
+@pytest.mark.parametrize("agent", sorted(SHARED_JSON))
+def test_every_agent_keeps_edits_numbers_and_duplicates(agent: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    block = ["--block"] if agent == "windsurf" else []
+    target = home() / SHARED_JSON[agent]
+    target.parent.mkdir(parents=True)
+    target.write_bytes(ORIGINAL)
+    assert init("--agent", agent, "-g", *block) == 0
+    assert target.read_bytes().startswith(ORIGINAL[:-3])  # rtk's part comes after the user's keys
+    target.write_bytes(target.read_bytes().replace(b"[1, 1.0]", b"[1, 1.0, 3]"))
+    monkeypatch.setattr(registry, "rtk_command", lambda: "/opt/rtk/bin/rtk")
+    assert init("--agent", agent, "-g", *block) == 0
+    assert target.read_text().count(f"hook {agent}") == 1
+    assert init("--uninstall", "--agent", agent, "-g") == 0
+    assert target.read_bytes() == ORIGINAL.replace(b"[1, 1.0]", b"[1, 1.0, 3]")
+
+
+def test_codex_toml_edits_between_installs_survive() -> None:
+    toml = home() / ".codex" / "config.toml"
+    toml.parent.mkdir()
+    original = b'# my config\nmodel = "gpt-5.5-codex"\n\n[hooks]\n'
+    toml.write_bytes(original)
+    assert init("--agent", "codex", "-g") == 0
+    toml.write_bytes(toml.read_bytes().replace(b"# my config\n", b"# my config\napproval_policy = 'never'\n"))
+    assert init("--agent", "codex", "-g") == 0
+    assert init("--uninstall", "-g") == 0
+    assert toml.read_bytes() == original.replace(b"# my config\n", b"# my config\napproval_policy = 'never'\n")
+
+
+# -- 17: a settings file that is a symbolic link (a dotfiles repository) stays a link ---------------------
+
+
+def test_a_symlinked_settings_file_is_edited_through_the_link(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    (dotfiles / "settings.json").write_bytes(SETTINGS)
+    (dotfiles / "CLAUDE.md").write_bytes(b"# Mine\n")
+    d = home() / ".claude"
+    d.mkdir()
+    (d / "settings.json").symlink_to(dotfiles / "settings.json")
+    (d / "CLAUDE.md").symlink_to(dotfiles / "CLAUDE.md")
+    assert init("--agent", "claude", "-g") == 0
+    out = capsys.readouterr().out
+    assert f"updated  ~/.claude/settings.json (a link to {dotfiles / 'settings.json'})" in out
+    for name in ("settings.json", "CLAUDE.md"):
+        assert (d / name).is_symlink() and os.readlink(d / name) == str(dotfiles / name)
+    assert "hook claude" in (dotfiles / "settings.json").read_text()
+    assert "rtk:begin" in (dotfiles / "CLAUDE.md").read_text()
+    assert sorted(p.name for p in dotfiles.iterdir()) == ["CLAUDE.md", "settings.json"]  # no stray temp file
+    # Untouched: the original bytes go back into the target; edited: only rtk's part goes.
+    (dotfiles / "CLAUDE.md").write_text((dotfiles / "CLAUDE.md").read_text() + "More.\n")
+    assert init("--uninstall", "-g") == 0
+    out = capsys.readouterr().out
+    assert f"restored  ~/.claude/settings.json (a link to {dotfiles / 'settings.json'})" in out
+    for name in ("settings.json", "CLAUDE.md"):
+        assert (d / name).is_symlink() and os.readlink(d / name) == str(dotfiles / name)
+    assert (dotfiles / "settings.json").read_bytes() == SETTINGS
+    assert (dotfiles / "CLAUDE.md").read_bytes() == b"# Mine\nMore.\n"  # rtk's block and its blank line go
+
+
+def test_a_file_rtk_created_and_the_user_then_linked_is_emptied_not_deleted(tmp_path: Path) -> None:
+    assert init("--agent", "cursor", "-g") == 0
+    hooks = home() / ".cursor" / "hooks.json"
+    kept = tmp_path / "dotfiles-hooks.json"
+    hooks.rename(kept)
+    hooks.symlink_to(kept)
+    assert init("--uninstall", "-g") == 0
+    assert hooks.is_symlink() and json.loads(kept.read_bytes()) == {"version": 1}
+
+
+def test_a_dangling_symlink_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    d = home() / ".claude"
+    d.mkdir()
+    (d / "settings.json").symlink_to(tmp_path / "gone.json")
+    assert init("--agent", "claude", "-g") == 1
+    assert "a symbolic link to a missing file (nothing was changed)" in capsys.readouterr().err
+    assert (d / "settings.json").is_symlink() and not (tmp_path / "gone.json").exists()
+
+
+# -- 18: the manifest is written before the settings, and a closed stdout stops nothing ------------------
+
+
+def test_a_closed_stdout_still_records_the_install(capsys: pytest.CaptureFixture[str]) -> None:
+    settings = home() / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_bytes(SETTINGS)
+    r, w = os.pipe()
+    os.close(r)  # the reader is gone before rtk writes a line, as with `rtk init ... | head -0`
+    try:
+        p = subprocess.run(
+            [registry.launcher(), "init", "--agent", "claude", "-g"], stdout=w, stderr=subprocess.PIPE, text=True
+        )
+    finally:
+        os.close(w)
+    assert p.returncode == 0 and "Traceback" not in p.stderr and "Exception" not in p.stderr
+    assert "hook claude" in settings.read_text() and "rtk:begin" in (home() / ".claude" / "CLAUDE.md").read_text()
+    assert "claude@global" in json.loads(manifest().read_text())["installs"]
+    from rtk.commands import doctor
+
+    doctor.main(["--agent", "claude"])
+    assert "hook registered: yes" in capsys.readouterr().out
+    assert init("--uninstall", "-g") == 0
+    assert settings.read_bytes() == SETTINGS
+
+
+def test_head_dash_one_keeps_the_first_line_and_the_install(tmp_path: Path) -> None:
+    p = subprocess.run(
+        f"{registry.launcher()} init --agent claude --agent gemini -g | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+    )
+    assert p.stdout.startswith("created  ~/.claude/settings.json") and p.stdout.count("\n") == 1
+    installs = json.loads(manifest().read_text())["installs"]
+    assert set(installs) == {"claude@global", "gemini@global"}
+
+
+def test_the_manifest_is_saved_before_a_settings_file_is_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    from rtk.agents import _install
+
+    seen: list[object] = []
+    real_write = _install.write
+
+    def spy(path: str, data: bytes | None, executable: bool = False) -> list[str]:
+        doc = json.loads(manifest().read_text())
+        seen.append((path, "claude@global" in doc["installs"], path in doc["files"]))
+        return real_write(path, data, executable)
+
+    monkeypatch.setattr(_install, "write", spy)
+    assert init("--agent", "claude", "-g") == 0
+    assert seen and all(recorded and listed for _, recorded, listed in seen)
