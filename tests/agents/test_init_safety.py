@@ -312,3 +312,13 @@ def test_the_manifest_is_saved_before_a_settings_file_is_written(monkeypatch: py
     monkeypatch.setattr(_install, "write", spy)
     assert init("--agent", "claude", "-g") == 0
     assert seen and all(recorded and listed for _, recorded, listed in seen)
+
+
+def test_a_settings_path_that_cannot_be_read_is_skipped_not_a_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+    (home() / ".claude" / "settings.json").mkdir(parents=True)
+    assert init("--agent", "claude", "-g") == 1
+    out, err = capsys.readouterr()
+    assert "~/.claude/settings.json: cannot be read (Is a directory); not touched" in out
+    assert "Traceback" not in out + err and "rtk:begin" in (home() / ".claude" / "CLAUDE.md").read_text()
+    assert init("--uninstall", "-g") == 0
+    assert (home() / ".claude" / "settings.json").is_dir() and not (home() / ".claude" / "CLAUDE.md").exists()

@@ -35,6 +35,24 @@ def read(path: str) -> bytes | None:
         return None
 
 
+def peek(path: str) -> bytes | None:
+    """``read``, with None for a file that cannot be read (a directory, no permission): for diagnostics."""
+    try:
+        return read(path)
+    except OSError:
+        return None
+
+
+def load(path: str, arts: list[Artifact]) -> Change:
+    """The change of ``path``, starting from its bytes; an error when it cannot be read."""
+    try:
+        return Change(path, arts, read(path))
+    except OSError as e:
+        c = Change(path, arts, None)
+        c.error = f"cannot be read ({e.strerror or e})"
+        return c
+
+
 def short(path: str) -> str:
     home = os.path.expanduser("~")
     return "~" + path[len(home) :] if path == home or path.startswith(home + os.sep) else path
@@ -176,7 +194,10 @@ def plan_install(items: list[tuple[Integration, Scope, Options]]) -> Plan:
         plan.installs.append((integ, scope, opts, mine))
         arts += mine
     for path, group_arts in group(arts).items():
-        c = Change(path, group_arts, read(path))
+        c = load(path, group_arts)
+        if c.error:
+            plan.changes.append(c)
+            continue
         cur = c.before
         try:
             for a in group_arts:
@@ -377,7 +398,7 @@ def uninstall(items: list[tuple[Integration, Scope, Options | None]], dry_run: b
             opts = Options(o.get("command", "rtk"), bool(o.get("block", True)), bool(o.get("suggest", False)))
         arts = integ.artifacts(scope, opts)
         if rec is None:  # not in the manifest: remove whatever rtk-marked part is found
-            arts = [a for a in arts if a.extract(read(a.path)) is not None]
+            arts = [a for a in arts if a.extract(peek(a.path)) is not None]
         else:
             recorded = {a["path"] for a in rec["artifacts"]}
             arts = [a for a in arts if a.path in recorded]
@@ -386,7 +407,11 @@ def uninstall(items: list[tuple[Integration, Scope, Options | None]], dry_run: b
     for key, a in all_arts:
         by_path.setdefault(a.path, []).append((key, a))
     for path, pairs in by_path.items():
-        c = Change(path, [a for _, a in pairs], read(path))
+        c = load(path, [a for _, a in pairs])
+        if c.error:
+            c.error += "; remove rtk's part by hand"
+            plan.changes.append(c)
+            continue
         rec = m.files.get(path)
         others = [k for k in m.users(path) if k not in keys]
         shared = {(a["path"], a["kind"]) for k in others for a in m.installs[k]["artifacts"]}
