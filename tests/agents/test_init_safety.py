@@ -322,3 +322,24 @@ def test_a_settings_path_that_cannot_be_read_is_skipped_not_a_traceback(capsys: 
     assert "Traceback" not in out + err and "rtk:begin" in (home() / ".claude" / "CLAUDE.md").read_text()
     assert init("--uninstall", "-g") == 0
     assert (home() / ".claude" / "settings.json").is_dir() and not (home() / ".claude" / "CLAUDE.md").exists()
+
+
+def test_crlf_text_files_get_crlf_blocks_and_keep_their_bytes() -> None:
+    md = home() / ".claude" / "CLAUDE.md"
+    md.parent.mkdir()
+    md.write_bytes(b"# Mine\r\n- tabs\r\n")
+    codex = home() / ".codex" / "config.toml"
+    codex.parent.mkdir()
+    codex.write_bytes(b'model = "o3"\r\n\r\n[hooks]\r\n')
+    assert init("--agent", "claude", "--agent", "codex", "-g") == 0
+    for f in (md, codex):
+        data = f.read_bytes()
+        assert b"rtk:begin" in data and b"\n" not in data.replace(b"\r\n", b""), data
+    assert init("--agent", "claude", "--agent", "codex", "-g") == 0  # twice: nothing changes, nothing outdated
+    from rtk.agents import _status
+
+    assert all(p.state == "ok" for r in _status.reports() for p in r.parts)
+    md.write_bytes(md.read_bytes() + b"- more\r\n")
+    assert init("--uninstall", "-g") == 0
+    assert md.read_bytes() == b"# Mine\r\n- tabs\r\n- more\r\n"
+    assert codex.read_bytes() == b'model = "o3"\r\n\r\n[hooks]\r\n'
