@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from hookcases import rtk_bin
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rtk.agents import registry
 from rtk.agents._artifacts import JsonHook, Options, Scope
@@ -343,3 +345,32 @@ def test_crlf_text_files_get_crlf_blocks_and_keep_their_bytes() -> None:
     assert init("--uninstall", "-g") == 0
     assert md.read_bytes() == b"# Mine\r\n- tabs\r\n- more\r\n"
     assert codex.read_bytes() == b'model = "o3"\r\n\r\n[hooks]\r\n'
+
+
+_SCALARS = st.one_of(
+    st.none(), st.booleans(), st.integers(-(10**20), 10**20), st.floats(allow_nan=False, allow_infinity=False),
+    st.text(max_size=8),
+)  # fmt: skip
+_VALUES = st.recursive(
+    _SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3)
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    extra=st.dictionaries(st.text(max_size=6).filter(lambda k: k != "hooks"), _VALUES, max_size=4),
+    groups=st.lists(_VALUES.filter(lambda v: not isinstance(v, dict)), min_size=1, max_size=3),
+    indent=st.sampled_from([None, 2, 4, "\t"]),
+    ascii=st.booleans(),
+)
+def test_add_and_strip_touch_only_rtks_entry(
+    extra: dict[str, object], groups: list[object], indent: int | str | None, ascii: bool
+) -> None:
+    doc = dict(extra, hooks={"PreToolUse": groups})
+    original = json.dumps(doc, indent=indent, ensure_ascii=ascii).encode()
+    hook = claude_hook()
+    added = hook.add(original)
+    assert added is not None
+    got = json.loads(added)
+    assert got == dict(extra, hooks={"PreToolUse": [*groups, json.loads(hook.rendered_entry())[0]]})
+    assert hook.strip(added) == original
