@@ -3,9 +3,10 @@
 Nothing is written when a target cannot be (a read-only file or directory): one
 line per problem, and the files stay as they were. A file that does not parse is
 skipped with the snippet to add by hand. Writes are atomic (temporary file and
-rename, the file's mode kept); the first write to an existing file keeps a backup.
-Uninstall puts the original bytes back when nobody changed the file since, and
-otherwise removes only rtk's part.
+rename, the file's mode kept) and go through a symbolic link to its target; the
+first write to an existing file keeps a backup; the manifest is saved before any
+file is written. Uninstall puts the original bytes back only when rtk's write is
+all that changed since, and otherwise removes only rtk's part.
 """
 
 from __future__ import annotations
@@ -267,7 +268,7 @@ def install(items: list[tuple[Integration, Scope, Options]], dry_run: bool = Fal
                 rec["backup"] = m.backup(c.path, c.before)
             m.files[c.path] = rec
         rec["sha256"] = sha256(c.after) if c.after is not None else None  # what rtk is about to write
-        m.dirs.extend(d for d in missing_dirs(c.path) if d not in m.dirs)
+        m.dirs.extend([d for d in missing_dirs(c.path) if d not in m.dirs])
     bad = {c.path for c in plan.errors()}
     before = {k: m.installs.get(k) for k in (install_key(i.name, sc.label) for i, sc, _, _ in plan.installs)}
     _record(m, plan, bad, before)
