@@ -18,7 +18,7 @@ import os
 import re
 
 from rtk.agents import _toml_edit as _blocks
-from rtk.agents._json_edit import EditError, container, dump, load, prune
+from rtk.agents._json_edit import Doc, EditError, Node, new_file, py
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -148,66 +148,120 @@ class JsonHook(Artifact):
             node = node.get(k)
         return is_rtk_hook(node, self.agent)
 
-    def _edit(self, doc: dict[str, Any], keep: bool) -> None:
-        """Remove rtk's entries; with ``keep``, put the current one where the first one was (or at the end)."""
-        lst = container(doc, self.keys, create=keep)
+    def _item(self) -> dict[str, Any]:
+        return dict(self.entry) if self.group is None else {**self.group, "hooks": [dict(self.entry)]}
+
+    def _next(self, doc: Doc) -> tuple[Node, int, Node | None, int] | None:
+        """The next rtk entry: (list, index in it, the group's hooks list or None, index in that)."""
+        lst = doc.list_at(self.keys)
         if lst is None:
-            return
-        placed = not keep
-        for gi in range(len(lst) - 1, -1, -1):
-            item = lst[gi]
+            return None
+        for gi, item in enumerate(lst.items):
             if self.group is None:
-                if self._ours(item):
-                    del lst[gi]
+                if self._ours(py(item)):
+                    return lst, gi, None, 0
                 continue
-            hooks = item.get("hooks") if isinstance(item, dict) else None
-            if not isinstance(hooks, list) or not any(self._ours(h) for h in hooks):
+            at = item.member("hooks") if item.kind == "object" else None
+            hooks = item.items[at] if at is not None else None
+            if hooks is None or hooks.kind != "array":
                 continue
-            hooks[:] = [h for h in hooks if not self._ours(h)]
-            if not hooks:
-                del lst[gi]
-        if not placed:
-            new = dict(self.entry) if self.group is None else {**self.group, "hooks": [dict(self.entry)]}
-            lst.append(new)
+            for hi, h in enumerate(hooks.items):
+                if self._ours(py(h)):
+                    return lst, gi, hooks, hi
+        return None
+
+    def _edit(self, doc: Doc, keep: bool) -> bool:
+        """Cut rtk's entries out of the text; with ``keep``, put the current one where the first one was
+        (or at the end). Whether anything was cut."""
+        first: int | None = None
+        cut = False
+        while (hit := self._next(doc)) is not None:
+            lst, gi, hooks, hi = hit
+            cut = True
+            if hooks is not None and len(hooks.items) > 1:
+                doc.remove(hooks, hi)  # the group keeps the user's other hooks
+                continue
+            doc.remove(lst, gi)
+            first = gi if first is None else min(first, gi)
+        if keep:
+            self._place(doc, first)
+        return cut
+
+    def _place(self, doc: Doc, at: int | None) -> None:
+        assert doc.root is not None
+        if not doc.root.items and self.top:
+            for k, v in self.top.items():
+                doc.insert(doc.root, len(doc.root.items), v, k)
+        chain = doc.walk(self.keys)
+        if len(chain) == len(self.keys):
+            lst = doc.list_at(self.keys)
+            assert lst is not None
+            doc.insert(lst, len(lst.items) if at is None else at, self._item())
+            return
+        parent = chain[-1] if chain else doc.root
+        if parent.kind != "object":
+            raise EditError(f"{'.'.join(self.keys[: len(chain)])} is not an object")
+        value: Any = [self._item()]
+        for k in reversed(self.keys[len(chain) + 1 :]):
+            value = {k: value}
+        doc.insert(parent, len(parent.items), value, self.keys[len(chain)])
 
     def add(self, data: bytes | None) -> bytes | None:
-        doc, style = load(data)
+        doc = Doc(data)
         if self.extract(data) == self.rendered_entry():
             return data  # already there, exactly: not even reformatted
-        before = repr(doc)
-        if not doc:
-            doc.update(self.top)
+        if doc.root is None:
+            fresh: dict[str, Any] = dict(self.top)
+            node = fresh
+            for k in self.keys[:-1]:
+                node = node.setdefault(k, {})
+            node[self.keys[-1]] = [self._item()]
+            return new_file(fresh)
         self._edit(doc, keep=True)
-        return data if data is not None and repr(doc) == before else dump(doc, style)
+        out = doc.data()
+        return data if data is not None and out == data else out
 
     def strip(self, data: bytes | None) -> bytes | None:
         if data is None:
             return None
-        doc, style = load(data)
-        before = repr(doc)
-        self._edit(doc, keep=False)
-        if repr(doc) == before:
+        doc = Doc(data)
+        if doc.root is None or not self._edit(doc, keep=False):
             return data
-        prune(doc, self.keys)
-        return dump(doc, style)
+        self._prune(doc)
+        return doc.data()
+
+    def _prune(self, doc: Doc) -> None:
+        """Remove the list at ``keys`` if left empty, then each parent object left empty."""
+        chain = doc.walk(self.keys)
+        if len(chain) < len(self.keys):
+            return
+        for depth in range(len(self.keys) - 1, -1, -1):
+            chain = doc.walk(self.keys)
+            if chain[depth].items:
+                return
+            parent = chain[depth - 1] if depth else doc.root
+            assert parent is not None
+            at = parent.member(self.keys[depth])
+            assert at is not None
+            doc.remove(parent, at)
 
     def empty(self, data: bytes | None) -> bool:
         if data is None or not data.strip():
             return True
         try:
-            doc, _ = load(data)
+            doc = Doc(data).value()
         except EditError:
             return False
         return doc == {} or doc == self.top
 
     def found(self, data: bytes | None) -> list[Any]:
-        doc, _ = load(data)
+        doc = Doc(data)
         try:
-            lst = container(doc, self.keys, create=False)
+            lst = doc.list_at(self.keys)
         except EditError:
             return []
         out: list[Any] = []
-        for item in lst or []:
+        for item in py(lst) if lst is not None else []:
             if self.group is None:
                 if self._ours(item):
                     out.append(item)
@@ -229,8 +283,7 @@ class JsonHook(Artifact):
     def rendered_entry(self) -> str:
         import json
 
-        item = dict(self.entry) if self.group is None else {**self.group, "hooks": [dict(self.entry)]}
-        return json.dumps([item], sort_keys=True)
+        return json.dumps([self._item()], sort_keys=True)
 
     def rendered(self) -> str:
         return self.rendered_entry()

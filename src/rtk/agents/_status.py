@@ -13,7 +13,8 @@ import os
 import shlex
 
 from rtk.agents._artifacts import Artifact, Options, Scope
-from rtk.agents._install import read, short
+from rtk.agents._install import peek as read
+from rtk.agents._install import short
 from rtk.agents._manifest import Manifest, sha256
 
 TYPE_CHECKING = False

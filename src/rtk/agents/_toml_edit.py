@@ -36,26 +36,35 @@ def _span(text: str, m: Markers) -> tuple[int, int] | None:
     if end < 0:
         raise EditError("rtk's begin marker has no end marker")
     end += len(m.end)
-    if text[end : end + 1] == "\n":
+    if text.startswith("\r\n", end):
+        end += 2
+    elif text[end : end + 1] == "\n":
         end += 1
     return start, end
 
 
+def newline(text: str) -> str:
+    """The file's line ending: CRLF when it has one, else LF."""
+    return "\r\n" if "\r\n" in text else "\n"
+
+
 def extract(text: str, m: Markers) -> str | None:
-    """The block (markers included), or None."""
+    """The block (markers included, LF line endings), or None."""
     span = _span(text, m)
-    return None if span is None else text[span[0] : span[1]]
+    return None if span is None else text[span[0] : span[1]].replace("\r\n", "\n")
 
 
 def put(text: str, body: str, m: Markers) -> str:
-    """``text`` with the block holding ``body`` (replaced in place, or appended after a blank line)."""
-    block = f"{m.begin}\n{body.rstrip(chr(10))}\n{m.end}\n"
+    """``text`` with the block holding ``body`` (replaced in place, or appended after a blank line),
+    in the file's line endings."""
+    nl = newline(text)
+    block = f"{m.begin}\n{body.rstrip(chr(10))}\n{m.end}\n".replace("\n", nl)
     span = _span(text, m)
     if span is not None:
         return text[: span[0]] + block + text[span[1] :]
     if not text:
         return block
-    sep = "\n" if text.endswith("\n") else "\n\n"
+    sep = nl if text.endswith("\n") else nl + nl
     return text + sep + block
 
 
@@ -65,8 +74,9 @@ def remove(text: str, m: Markers) -> str:
     if span is None:
         return text
     start, end = span
-    if text[:start].endswith("\n\n"):
-        start -= 1
+    nl = newline(text)
+    if text[:start].endswith(nl + nl):
+        start -= len(nl)
     return text[:start] + text[end:]
 
 

@@ -71,20 +71,21 @@ def main(args: list[str]) -> int:
 
 def _offer(ns: argparse.Namespace) -> list[Integration]:
     from rtk.agents import registry
+    from rtk.agents._install import say
 
     found = registry.detect()
     if not found:
-        print("rtk init: no coding agent detected; choose one with --agent NAME "
+        say("rtk init: no coding agent detected; choose one with --agent NAME "
               f"({', '.join(registry.BY_NAME)})")  # fmt: skip
         return []
-    print("detected:")
+    say("detected:")
     for integ, why in found:
-        print(f"  {integ.name:<9} {integ.title} ({why})")
+        say(f"  {integ.name:<9} {integ.title} ({why})")
     names = " ".join(f"--agent {i.name}" for i, _ in found)
     if ns.yes:
         return [i for i, _ in found]
     if not sys.stdin.isatty():
-        print(f"to set them up: rtk init {names}{' --global' if ns.is_global else ''}")
+        say(f"to set them up: rtk init {names}{' --global' if ns.is_global else ''}")
         return []
     try:
         answer = input(f"set up rtk for {', '.join(i.name for i, _ in found)}? [y/N] ")
@@ -95,6 +96,7 @@ def _offer(ns: argparse.Namespace) -> list[Integration]:
 
 def _options(integ: Integration, ns: argparse.Namespace, command: str) -> Options:
     from rtk.agents._artifacts import Options
+    from rtk.agents._install import say
 
     suggest = False
     if integ.name == "copilot":
@@ -102,23 +104,25 @@ def _options(integ: Integration, ns: argparse.Namespace, command: str) -> Option
 
         suggest = needs_suggest()
         if suggest:
-            print("copilot: this Copilot CLI is older than 1.0.24 and ignores rewrites; its hook will deny "
+            say("copilot: this Copilot CLI is older than 1.0.24 and ignores rewrites; its hook will deny "
                   "a command rtk can shorten and name the rtk form instead (re-run rtk init after upgrading)")  # fmt: skip
     return Options(command, block=ns.block, suggest=suggest)
 
 
 def _install(chosen: list[Integration], scope: Scope, ns: argparse.Namespace) -> int:
     from rtk.agents import _install, registry
+    from rtk.agents._install import say
 
     command = registry.rtk_command()
     if not registry.launcher():
-        print(f"rtk init: no rtk launcher found for this Python; hooks will run {command}", file=sys.stderr)
+        say(f"rtk init: no rtk launcher found for this Python; hooks will run {command}", err=True)
     items = [(i, scope, _options(i, ns, command)) for i in chosen]
     return _install.install(items, dry_run=ns.dry_run)
 
 
 def _uninstall(ns: argparse.Namespace, scope: Scope) -> int:
     from rtk.agents import _install, registry
+    from rtk.agents._install import say
     from rtk.agents._manifest import Manifest
 
     if ns.agent:
@@ -130,6 +134,6 @@ def _uninstall(ns: argparse.Namespace, scope: Scope) -> int:
                  and (scope.is_global or r["root"] == label)]  # fmt: skip
         chosen = [registry.BY_NAME[n] for n in names if n in registry.BY_NAME]
         if not chosen:
-            print(f"rtk init: nothing installed by rtk init here ({'global' if scope.is_global else label})")
+            say(f"rtk init: nothing installed by rtk init here ({'global' if scope.is_global else label})")
             return 0
     return _install.uninstall([(i, scope, None) for i in chosen], dry_run=ns.dry_run)
