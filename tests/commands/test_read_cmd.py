@@ -123,8 +123,8 @@ def test_directory_is_an_error(tmp_path: Path, capfdbinary: pytest.CaptureFixtur
 def test_binary_file_is_described_not_dumped(tmp_path: Path, capfdbinary: pytest.CaptureFixture[bytes]) -> None:
     d = inputs(tmp_path)
     code, out, err = run(["logo.png"], capfdbinary, d)
-    assert code == 0 and out == b""
-    assert err == "rtk: read: logo.png: PNG image, 33 bytes; not printed\n"
+    assert code == 0 and err == ""
+    assert out == b"rtk read: logo.png: binary (PNG image, 33 bytes); not printed\n"
 
 
 def test_standard_input(tmp_path: Path) -> None:
