@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 
 from rtk.commands import _window, read
 
-BIG = 400 << 20  # larger than the address space the child gets
-LIMIT = 256 << 20  # RLIMIT_AS of the child: the old read (whole file in memory) dies under it
+BIG = 200 << 20  # larger than the address space the child gets
+LIMIT = 160 << 20  # RLIMIT_AS of the child: the old read (whole file in memory) dies under it
 
 
 def _big_file(tmp_path: Path) -> Path:
-    """Text lines, a 400 MiB hole (one line of NUL bytes, after the sniffed prefix), text lines."""
+    """Text lines, a 200 MiB hole (one line of NUL bytes, after the sniffed prefix), text lines."""
     f = tmp_path / "big.log"
     head = b"".join(b"first %d\n" % i for i in range(2000))  # over 8 KiB: the file is sniffed as text
     with open(f, "wb") as fh:
@@ -63,7 +63,7 @@ RTK = [sys.executable, "-m", "rtk", "read"]
     [
         (["--head-lines", "5"], ["head", "-n", "5"]),
         (["--tail-lines", "5"], ["tail", "-n", "5"]),
-        (["--tail-lines", "25"], ["tail", "-n", "25"]),  # the window holds the 400 MiB line
+        (["--tail-lines", "25"], ["tail", "-n", "25"]),  # the window holds the 200 MiB line
         ([], ["cat"]),
     ],
 )
