@@ -214,23 +214,25 @@ class Numbering:
         self.at_start = True
 
     def feed(self, b: bytes) -> bytes:
-        out: list[bytes] = []
-        pos = 0
-        size = len(b)
+        lines = b.split(b"\n")
+        last = lines.pop()  # what follows the last newline: b"" when the chunk ends one
         no = self.next
-        at_start = self.at_start
-        while pos < size:
-            if at_start:
+        out: list[bytes] = []
+        start = self.at_start
+        if lines:
+            if start:
                 out.append(b"%6d\t" % no)
                 no += 1
-            nl = b.find(b"\n", pos)
-            if nl < 0:
-                out.append(b[pos:])
-                at_start = False
-                break
-            out.append(b[pos : nl + 1])
-            pos = nl + 1
-            at_start = True
+            out.append(lines[0] + b"\n")
+            out.extend([b"%6d\t%s\n" % pair for pair in zip(range(no, no + len(lines) - 1), lines[1:])])
+            no += len(lines) - 1
+            start = True
+        if last:
+            if start:
+                out.append(b"%6d\t" % no)
+                no += 1
+            out.append(last)
+            start = False
         self.next = no
-        self.at_start = at_start
+        self.at_start = start
         return b"".join(out)
