@@ -224,7 +224,7 @@ class Numbering:
                 out.append(b"%6d\t" % no)
                 no += 1
             out.append(lines[0] + b"\n")
-            out.extend([b"%6d\t%s\n" % pair for pair in zip(range(no, no + len(lines) - 1), lines[1:])])
+            out.extend([b"%6d\t%s\n" % pair for pair in zip(range(no, no + len(lines) - 1), lines[1:], strict=True)])
             no += len(lines) - 1
             start = True
         if last:
