@@ -67,15 +67,16 @@ class Context:
 
     def decide(self, command: str, cwd: str | None) -> Decision:
         from rtk.rewrite.engine import decide
+        from rtk.rewrite.launch import current
 
         if self.agent in OWN_RULES:
-            return decide(command, agent=self.agent, cwd=cwd)
+            return decide(command, agent=self.agent, cwd=cwd, launch=current())
         from rtk import config
         from rtk.rewrite.permissions import Permissions
 
         conf = config.load(report=False)  # a config problem must not print on a hook's stderr
         rules = Permissions(conf["hooks.allow"], conf["hooks.ask"], conf["hooks.deny"])
-        return decide(command, agent=None, cwd=cwd, permissions=rules)
+        return decide(command, agent=None, cwd=cwd, permissions=rules, launch=current())
 
 
 def parse(raw: bytes) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import shutil
 import subprocess
 import sys
@@ -123,8 +124,8 @@ def test_directory_is_an_error(tmp_path: Path, capfdbinary: pytest.CaptureFixtur
 def test_binary_file_is_described_not_dumped(tmp_path: Path, capfdbinary: pytest.CaptureFixture[bytes]) -> None:
     d = inputs(tmp_path)
     code, out, err = run(["logo.png"], capfdbinary, d)
-    assert code == 0 and out == b""
-    assert err == "rtk: read: logo.png: PNG image, 33 bytes; not printed\n"
+    assert code == 0 and err == ""
+    assert out == b"rtk read: logo.png: binary (PNG image, 33 bytes); not printed\n"
 
 
 def test_standard_input(tmp_path: Path) -> None:
@@ -266,3 +267,28 @@ def test_windows_and_numbers_match_head_tail_and_cat_on_any_text(
     for ours, theirs in cases:
         _, out, _ = run([*ours, "f.txt"], capfdbinary, tmp_path)
         assert out == tool(*theirs, "f.txt", cwd=tmp_path), (ours, content)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
+@given(content=_CONTENT, shift=st.integers(-2, 2), big=st.sampled_from([2**31, 10**18, 2**63 - 1]))
+def test_windows_match_at_the_line_count_and_for_huge_counts(
+    content: bytes,
+    shift: int,
+    big: int,
+    tmp_path: Path,
+    capfdbinary: pytest.CaptureFixture[bytes],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Counts around the file's own line count, and the largest counts the rewrite passes on."""
+    f = tmp_path / "f.txt"
+    f.write_bytes(content)
+    lines = content.count(b"\n") + (0 if content.endswith(b"\n") or not content else 1)
+    for n in (max(0, lines + shift), big):
+        for flag, cmd in (("--head-lines", "head"), ("--tail-lines", "tail")):
+            code, out, _ = run([flag, str(n), "f.txt"], capfdbinary, tmp_path)
+            assert (code, out) == (0, tool(cmd, "-n", str(n), "f.txt", cwd=tmp_path)), (flag, n, content)
+        with monkeypatch.context() as m:  # the same window read from a pipe (no seeking back)
+            m.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(content)))
+            _, out, _ = run(["--tail-lines", str(n), "-"], capfdbinary, tmp_path)
+        assert out == tool("tail", "-n", str(n), "f.txt", cwd=tmp_path)

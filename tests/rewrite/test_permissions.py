@@ -131,7 +131,7 @@ def test_env_prefix_and_wrappers_do_not_evade_deny() -> None:
 
 
 def test_env_prefix_needs_its_own_allow() -> None:
-    assert decide("PATH=/evil git status", allow=("git status",)).verdict == "ask"
+    assert decide("PATH=/evil git status", allow=("git status",)).permission == "ask"
 
 
 def test_deny_inside_substitutions_and_blocks() -> None:

@@ -5,8 +5,14 @@ from __future__ import annotations
 import sys
 import time
 
-from rtk.commands._own import parse, track, write
+from rtk.commands import _window
+from rtk.commands._own import parse, track
 from rtk.errors import UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import BinaryIO
 
 HELP = """\
 usage: rtk read [options] [FILE...]        (no FILE, or -: standard input)
@@ -29,9 +35,12 @@ options:
 
 With --head-lines/--tail-lines and several files, each file gets a
 "==> FILE <==" header, as head and tail print. Binary files (a NUL byte in the
-first 8 KiB) are not printed: a line on stderr says what they are. A file that
-cannot be read is reported the way cat does (exit status 1) and the others are
-still printed. What a level removed is reported on stderr, never in the output."""
+first 8 KiB) are not printed: one line on stdout says what they are and their
+size. Only what is printed is read: a head window stops after its lines, a tail
+window reads a file from its end, and memory stays small for any input (pipes
+and devices included). A file that cannot be read is reported the way cat does
+(exit status 1) and the others are still printed. What a level removed is
+reported on stderr, never in the output; inputs over 4 MiB get no level view."""
 
 OPTIONS = {
     "-n": ("number", False),
@@ -61,38 +70,6 @@ def kind_of(data: bytes) -> str:
         if data.startswith(magic):
             return name
     return "binary data"
-
-
-def head_bytes(data: bytes, n: int) -> bytes:
-    """The first ``n`` lines, exactly as ``head -n n`` prints them."""
-    pos = -1
-    for _ in range(n):
-        pos = data.find(b"\n", pos + 1)
-        if pos < 0:
-            return data
-    return data[: pos + 1]
-
-
-def tail_bytes(data: bytes, n: int) -> tuple[bytes, int]:
-    """The last ``n`` lines as ``tail -n n`` prints them, and the number of the first one."""
-    if n == 0 or not data:
-        return b"", 1
-    body, end = (data[:-1], b"\n") if data.endswith(b"\n") else (data, b"")
-    parts = body.split(b"\n")
-    sel = parts[-n:]
-    return b"\n".join(sel) + end, len(parts) - len(sel) + 1
-
-
-def number_lines(data: bytes, first: int = 1) -> bytes:
-    """``data`` with line numbers exactly as ``cat -n`` writes them."""
-    if not data:
-        return b""
-    parts = data.split(b"\n")
-    last = parts.pop()  # b"" when data ends with a newline
-    out = [b"%6d\t%s\n" % (first + i, p) for i, p in enumerate(parts)]
-    if last:
-        out.append(b"%6d\t%s" % (first + len(parts), last))
-    return b"".join(out)
 
 
 def _rows(rows: list[tuple[int | None, str]], number: bool, ended: bool) -> bytes:
@@ -143,6 +120,85 @@ def _blank_runs(body: str, first: int) -> list[tuple[int | None, str]]:
     return rows
 
 
+LEVEL_MAX = 4 << 20  # a level view holds its text in memory: larger inputs are printed as they are
+
+
+class _Out:
+    """Writes to stdout and counts what the plain command printed against what rtk printed."""
+
+    __slots__ = ("out_chars", "raw_chars")
+
+    def __init__(self) -> None:
+        self.raw_chars = 0
+        self.out_chars = 0
+
+    def raw(self, data: bytes) -> None:
+        self.raw_chars += len(data.decode("utf-8", "replace"))
+
+    def write(self, data: bytes) -> None:
+        if data:
+            sys.stdout.buffer.write(data)
+            self.out_chars += len(data.decode("utf-8", "replace"))
+
+
+def _binary_line(name: str, inp: _window.Input, sniffed: bytes) -> bytes:
+    size = f"{inp.size - inp.start} bytes" if inp.kind == "file" else f"{inp.kind}, size unknown"
+    return f"rtk read: {name}: binary ({kind_of(sniffed)}, {size}); not printed\n".encode("utf-8", "surrogateescape")
+
+
+def _one(
+    name: str, f: BinaryIO, header: bytes, o: _Out, head: int | None, tail: int | None, level: str,
+    number: bool, numbering: _window.Numbering | None,
+) -> None:  # fmt: skip
+    """Print one input, reading only what is printed (head windows stop, tail windows read from the end)."""
+    inp = _window.Input(f)
+    sniffed = _window.read_some(f, _window.SNIFF)
+    if is_binary(sniffed):
+        o.raw(sniffed)
+        o.write(header + _binary_line(name, inp, sniffed))
+        return
+    first = 1
+    body: Iterator[bytes]
+    if head is not None:
+        body = _window.head(_window.chunks(f, sniffed), head)
+    elif tail is not None and inp.seekable:
+        body, first = _window.tail_of_file(inp, tail, number)
+    elif tail is not None:
+        body, first = _window.tail_of_stream(_window.chunks(f, sniffed), tail, number)
+    else:
+        body = _window.chunks(f, sniffed)
+    o.write(header)
+    if level != "none":
+        kept: list[bytes] = []
+        size = 0
+        for b in body:
+            kept.append(b)
+            size += len(b)
+            if size > LEVEL_MAX:
+                break
+        else:
+            data = b"".join(kept)
+            o.raw(data)
+            text, note = view(name, data, level, number, first)
+            o.write(text)
+            sys.stdout.flush()
+            print(f"rtk: read: {name}: {note}", file=sys.stderr)
+            return
+        sys.stdout.flush()
+        print(f"rtk: read: {name}: over {LEVEL_MAX >> 20} MiB, printed as it is (no {level} view)", file=sys.stderr)
+        body = _chain(kept, body)
+    if number and numbering is None:
+        numbering = _window.Numbering(first)
+    for b in body:
+        o.raw(b)
+        o.write(numbering.feed(b) if numbering is not None else b)
+
+
+def _chain(kept: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:
+    yield from kept
+    yield from rest
+
+
 def main(args: list[str]) -> int:
     started = time.monotonic()
     a = parse("read", args, OPTIONS)
@@ -160,51 +216,25 @@ def main(args: list[str]) -> int:
     files = a.pos or ["-"]
     windowed = head is not None or tail is not None
     code = 0
-    raw_chars = out_chars = 0
-    stream: list[bytes] = []  # plain cat (-n numbers continue across files, as cat's do)
+    o = _Out()
+    # plain cat -n: the numbers continue across files, as cat's do
+    numbering = _window.Numbering() if number and not windowed and level == "none" else None
     for idx, name in enumerate(files):
+        header = b""
+        if windowed and len(files) > 1:
+            header = (b"\n" if idx else b"") + f"==> {name} <==\n".encode("utf-8", "surrogateescape")
         try:
             if name == "-":
-                data = sys.stdin.buffer.read()
+                _one(name, sys.stdin.buffer, header, o, head, tail, level, number, numbering)
             else:
                 with open(name, "rb") as f:
-                    data = f.read()
+                    _one(name, f, header, o, head, tail, level, number, numbering)
+        except BrokenPipeError:
+            raise
         except OSError as e:
             sys.stdout.flush()
             print(f"rtk: read: {name}: {e.strerror}", file=sys.stderr)
             code = 1
-            continue
-        out = b""
-        if windowed and len(files) > 1:
-            out += (b"\n" if idx else b"") + f"==> {name} <==\n".encode("utf-8", "surrogateescape")
-        if is_binary(data):
-            raw_chars += len(data.decode("utf-8", "replace"))
-            sys.stdout.flush()
-            print(f"rtk: read: {name}: {kind_of(data)}, {len(data)} bytes; not printed", file=sys.stderr)
-            write(out)
-            out_chars += len(out.decode("utf-8", "replace"))
-            continue
-        first = 1
-        if head is not None:
-            data = head_bytes(data, head)
-        elif tail is not None:
-            data, first = tail_bytes(data, tail)
-        raw_chars += len(data.decode("utf-8", "replace"))
-        if level != "none":
-            body, note = view(name, data, level, number, first)
-            out += body
-            sys.stdout.flush()
-            print(f"rtk: read: {name}: {note}", file=sys.stderr)
-        elif number and not windowed:
-            stream.append(data)
-            continue
-        else:
-            out += number_lines(data, first) if number else data
-        write(out)
-        out_chars += len(out.decode("utf-8", "replace"))
-    if stream:
-        out = number_lines(b"".join(stream))
-        write(out)
-        out_chars += len(out.decode("utf-8", "replace"))
-    track("read", args, (raw_chars + 3) // 4, (out_chars + 3) // 4, started, code)
+        sys.stdout.flush()
+    track("read", args, (o.raw_chars + 3) // 4, (o.out_chars + 3) // 4, started, code)
     return code

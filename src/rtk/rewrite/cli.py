@@ -58,10 +58,11 @@ def _main(args: list[str]) -> int:
         return 1
     line = rest[0] if len(rest) == 1 else " ".join(rest)
     from rtk.rewrite.engine import _bad_input, decide
+    from rtk.rewrite.launch import current
 
     if _bad_input(line):
         return 1
-    d = decide(line)
+    d = decide(line, launch=current())
     if as_json:
         import json
 

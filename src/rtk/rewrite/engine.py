@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import os
 
+from rtk.rewrite import launch as _launch
 from rtk.rewrite import rules as _rules
 from rtk.shell import segments as _seg
 from rtk.shell.lexer import ANSI_C, CMDSUB, EXPAND, GLOB, PROCSUB
@@ -479,26 +480,32 @@ def _read_form(
     n = "10"
     file: Token | None = None
     i = 0
+    counts = 0
     while i < len(args):
         a = args[i]
         if a in ("-n", "--lines") and i + 1 < len(args):
             n = args[i + 1]
             i += 2
+            counts += 1
             continue
         if a.startswith("--lines="):
             n = a[8:]
         elif a.startswith("-n") and len(a) > 2:
             n = a[2:]
-        elif a.startswith("-") and a[1:].isdigit():
-            n = a[1:]
+        elif i == 0 and len(a) > 1 and a[0] == "-" and _rules.line_count(a[1:]):
+            n = a[1:]  # the obsolete -N: only first and alone (tail -5 -n 3 is an error)
         elif a.startswith("-") or a.startswith("+"):
             return None
         elif file is not None:
             return None  # several files: head prints headers
         else:
             file = argw[i]
+        if a.startswith("-"):
+            counts += 1
         i += 1
-    if file is None or not n.isdigit() or int(n) <= 0 or file.flags & _UNSAFE_WORD or not file.value:
+    if counts > 1 and args[0][:1] == "-" and _rules.line_count(args[0][1:]):
+        return None
+    if file is None or not _rules.line_count(n) or file.flags & _UNSAFE_WORD or not file.value:
         return None
     end = words[-1].end
     for op, _target in seg.redirs:
@@ -506,7 +513,7 @@ def _read_form(
             return None
     line_file = line[file.start : file.end]
     flag = "--head-lines" if tool == "head" else "--tail-lines"
-    return tw.start, end, f"rtk read {line_file} {flag} {int(n)}"
+    return tw.start, end, f"rtk read {line_file} {flag} {_rules.line_count(n)}"
 
 
 # ---------------------------------------------------------------------------
@@ -611,11 +618,23 @@ def _bad_input(line: object) -> str:
     return ""
 
 
-def rewrite(line: str) -> str | None:
+def _resolvable(walk: _Walk, launch: _launch.Launch | None) -> _Walk:
+    """Every inserted ``rtk`` becomes a command that resolves where it runs (:mod:`rtk.rewrite.launch`)."""
+    fixed = _launch.settle(walk.line, [(s, p.edit) for s, p in walk.plans], launch or _launch.LIBRARY)
+    for k, (edit, why) in enumerate(fixed):
+        seg, p = walk.plans[k]
+        if why:
+            walk.plans[k] = (seg, _Plan(Classification("unsupported", why, p.cls.rule, p.cls.sub, p.cls.tool)))
+        else:
+            p.edit = edit
+    return walk
+
+
+def rewrite(line: str, *, launch: _launch.Launch | None = None) -> str | None:
     """The rewritten line, or None (no permission check; see :func:`decide`)."""
     if _bad_input(line) or os.environ.get("RTK_DISABLED", "") not in ("", "0"):
         return None
-    return _apply(line, _walk(line).plans)
+    return _apply(line, _resolvable(_walk(line), launch).plans)
 
 
 def decide(
@@ -624,14 +643,15 @@ def decide(
     agent: str | None = "claude",
     cwd: str | None = None,
     permissions: Permissions | None = None,
+    launch: _launch.Launch | None = None,
 ) -> Decision:
-    """The full decision for ``line``: rewrite plus permission verdict."""
+    """The full decision for ``line``: rewrite plus permission verdict (``launch``: see :mod:`rtk.rewrite.launch`)."""
     bad = _bad_input(line)
     if bad:
         return Decision(None, "none", bad)
     if os.environ.get("RTK_DISABLED", "") not in ("", "0"):
         return Decision(None, "none", "RTK_DISABLED is set")
-    walk = _walk(line)
+    walk = _resolvable(_walk(line), launch)
     from rtk.rewrite import permissions as _perm
 
     rules = permissions if permissions is not None else _perm.load(agent, cwd)

@@ -298,6 +298,19 @@ IGNORED_PREFIXES = frozenset(
 )  # fmt: skip
 IGNORED_PAIRS = frozenset((("python", "-c"), ("python3", "-c"), ("node", "-e"), ("ruby", "-e"), ("perl", "-e")))
 
+# head/tail line counts rtk read reproduces exactly: ASCII digits, 1 to 2**63 - 1. Larger
+# counts are errors for some heads and tails (GNU: over 2**64 - 1); 0 and suffixes (1K) are left alone.
+MAX_LINE_COUNT = 2**63 - 1
+
+
+def line_count(text: str) -> int:
+    """The count in ``head -n TEXT`` when rtk read reproduces it exactly, else 0."""
+    if not text or not text.isascii() or not text.isdigit():
+        return 0
+    n = int(text)
+    return n if n <= MAX_LINE_COUNT else 0
+
+
 # Pipeline consumers that only display text.
 DISPLAY_ONLY = frozenset(("head", "tail", "less", "more", "cat"))
 

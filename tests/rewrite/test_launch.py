@@ -1,0 +1,125 @@
+"""A rewrite never changes whether a command can run: the inserted rtk resolves (rtk.rewrite.launch)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rtk.agents.registry import launcher
+from rtk.rewrite import engine, launch
+from rtk.rewrite.launch import Launch
+
+LAUNCHER = launcher()
+BIN = os.path.dirname(LAUNCHER)
+SYSTEM_PATH = "/usr/bin:/bin"  # git, ls and bash, no rtk
+ABS = Launch("rtk", "'/opt/my rtk/bin/rtk'")  # shell words, quoted
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("PATH=/usr/bin git status", "PATH=/usr/bin '/opt/my rtk/bin/rtk' git status"),
+        ("env PATH=/usr/bin git status", "env PATH=/usr/bin '/opt/my rtk/bin/rtk' git status"),
+        ("env -u PATH git status", "env -u PATH '/opt/my rtk/bin/rtk' git status"),
+        ("command -p git log", "command -p '/opt/my rtk/bin/rtk' git log"),
+        (
+            "export PATH=/x; git status && ls",
+            "export PATH=/x; '/opt/my rtk/bin/rtk' git status && '/opt/my rtk/bin/rtk' ls",
+        ),
+        ("PATH=/x head -5 a.txt", "PATH=/x '/opt/my rtk/bin/rtk' read a.txt --head-lines 5"),
+        ("PATH=/x uv run pytest", "PATH=/x uv run '/opt/my rtk/bin/rtk' pytest"),
+        ("git status; PATH=/x git log", "rtk git status; PATH=/x '/opt/my rtk/bin/rtk' git log"),
+        ("PATH=$PATH:/x git status", "PATH=$PATH:/x rtk git status"),
+    ],
+)
+def test_path_changes_get_the_absolute_rtk(line: str, expected: str) -> None:
+    assert engine.rewrite(line, launch=ABS) == expected
+
+
+def test_without_a_known_path_nothing_is_rewritten() -> None:
+    d = engine.decide("PATH=/usr/bin git status", agent=None)
+    assert (d.rewritten, d.verdict) == (None, "none")
+    assert "PATH" in d.reason
+
+
+def test_rtk_not_on_path_gets_the_absolute_rtk_everywhere() -> None:
+    off = Launch("/x/rtk", "/x/rtk")
+    assert engine.rewrite("git status && cargo test 2>&1 | tail -5", launch=off) == (
+        "/x/rtk git status && /x/rtk cargo test 2>&1 | tail -5"
+    )
+
+
+def test_current_knows_whether_rtk_is_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "argv", [LAUNCHER, "hook", "claude"])
+    monkeypatch.setenv("PATH", SYSTEM_PATH)
+    got = launch.current()
+    assert (got.plain, got.absolute) == (LAUNCHER, LAUNCHER)
+    monkeypatch.setenv("PATH", BIN + os.pathsep + SYSTEM_PATH)
+    got = launch.current()
+    assert (got.plain, got.absolute) == ("rtk", LAUNCHER)
+    monkeypatch.setattr(sys, "argv", ["/somewhere/rtk/__main__.py", "rewrite"])  # python -m rtk
+    assert launch.current().plain == "rtk"
+    monkeypatch.setenv("PATH", SYSTEM_PATH)
+    assert launch.current().plain == f"{os.path.abspath(sys.executable)} -m rtk"
+
+
+def test_quote() -> None:
+    assert launch.quote("/usr/local/bin/rtk") == "/usr/local/bin/rtk"
+    assert launch.quote("/it's here/rtk") == "'/it'\"'\"'s here/rtk'"
+
+
+def _env(path: str) -> dict[str, str]:
+    return dict(os.environ, PATH=path)
+
+
+def _bash(line: str, cwd: Path, path: str) -> int:
+    return subprocess.run(["bash", "-c", line], cwd=cwd, env=_env(path), capture_output=True, check=False).returncode
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("line", "agent_path"),
+    [
+        ("PATH=/usr/bin git status", BIN + os.pathsep + SYSTEM_PATH),
+        ("env PATH=/usr/bin git status", BIN + os.pathsep + SYSTEM_PATH),
+        ("env -u PATH git status", BIN + os.pathsep + SYSTEM_PATH),
+        ("export PATH=/usr/bin:/bin; git status", BIN + os.pathsep + SYSTEM_PATH),
+        ("git status", SYSTEM_PATH),  # rtk rewrite run as /abs/rtk, rtk not on the agent's PATH
+    ],
+)
+def test_rewritten_line_runs_wherever_the_raw_one_does(line: str, agent_path: str, repo: Path) -> None:
+    p = subprocess.run([LAUNCHER, "rewrite", line], env=_env(agent_path), capture_output=True, text=True, check=False)
+    assert p.returncode in (0, 3), p
+    new = p.stdout.rstrip("\n")
+    assert LAUNCHER in new
+    assert _bash(line, repo, agent_path) == 0
+    assert _bash(new, repo, agent_path) == 0  # the old rewrite (PATH=/usr/bin rtk git status) exits 127
+
+
+def test_hook_run_by_absolute_path_answers_a_command_that_resolves(repo: Path) -> None:
+    payload = {
+        "tool_name": "Bash",
+        "tool_input": {"command": "git status"},
+        "cwd": str(repo),
+        "permission_mode": "default",
+    }
+    p = subprocess.run(
+        [LAUNCHER, "hook", "claude"],
+        input=json.dumps(payload).encode(),
+        env=_env(SYSTEM_PATH),
+        capture_output=True,
+        check=False,
+    )
+    new = json.loads(p.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
+    assert new == f"{LAUNCHER} git status"
+    assert _bash(new, repo, SYSTEM_PATH) == 0
