@@ -113,6 +113,7 @@ ORDINARY = [
     "pip install -r requirements.txt", "go test ./... -run TestAuth", "uv run pytest tests/test_auth.py::test_login",
     "curl -b cookies.txt https://x", "wget -c http://h/file.iso", "wget -U 'Mozilla/5.0 (X11: Linux)' http://h/f",
     "git log -p --author=alice -- src/", "grep -e 30 -e 29 a.txt", "echo password | docker login --password-stdin r.io",
+    "pip install sk-video rk-tools", "git checkout task-runner-refactor",
 ]  # fmt: skip
 
 
@@ -165,7 +166,7 @@ def _db() -> str:
     conn = sqlite3.connect(tracking.db_path())
     try:
         rows = conn.execute("SELECT original_cmd, rtk_cmd, tee_path FROM commands").fetchall()
-        fails = conn.execute("SELECT raw_command FROM parse_failures").fetchall()
+        fails = conn.execute("SELECT raw_command, error_message FROM parse_failures").fetchall()
     finally:
         conn.close()
     return repr(rows) + repr(fails)
@@ -227,3 +228,17 @@ def test_migration_masks_rows_stored_in_clear(tmp_path: Path) -> None:
         ("curl -u a:**** h", "rtk curl -u a:**** h")
     ]
     assert conn.execute("SELECT raw_command FROM parse_failures").fetchall() == [("mysql -p****",)]
+
+
+def test_verbose_passthrough_line_is_masked(tmp_path: Path) -> None:
+    bindir = stub_tool(tmp_path, "mysql", "exit 3")
+    env = dict(os.environ, PATH=path_with(bindir))
+    p = subprocess.run(rtk_argv("-v", "mysql", "-pVerbosePw1", "shop"), env=env, capture_output=True, timeout=60)
+    assert p.returncode == 3
+    assert b"rtk: no filter for mysql -p****; passthrough" in p.stderr and b"VerbosePw1" not in p.stderr
+
+
+def test_failure_rows_mask_the_error_text_too() -> None:
+    tracking.record_failure(command="env", filter_name="env", error="unrecognized: line 'PGPASSWORD=ErrPw55 x'")
+    stored = _db()
+    assert "PGPASSWORD=****" in stored and "ErrPw55" not in stored

@@ -147,4 +147,5 @@ def record_command(
 
 def record_failure(*, command: str, filter_name: str, error: str, fallback_ok: bool = True) -> None:
     """Record a filter that raised or did not recognise its input."""
-    append("F", now_iso(), mask_command(command), filter_name, error, 1 if fallback_ok else 0)
+    # The error may quote the output it could not read: masked like the command.
+    append("F", now_iso(), mask_command(command), filter_name, mask_command(error), 1 if fallback_ok else 0)

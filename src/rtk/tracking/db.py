@@ -184,7 +184,7 @@ def _rows(path: str) -> tuple[Rows, Rows, Rows]:
                 commands.append((ts, orig, rcmd, filt, i, o, i - o, pct, _int(ms), proj, _int(code), _int(cut), tee))
             elif kind == "F" and len(fields) >= len(FAILURE_FIELDS):
                 ts, cmd, filt, err, ok = fields[: len(FAILURE_FIELDS)]
-                failures.append((ts, tracking.mask_command(cmd), filt, err, _int(ok)))
+                failures.append((ts, tracking.mask_command(cmd), filt, tracking.mask_command(err), _int(ok)))
             elif kind == "U" and len(fields) >= len(UNTRUSTED_FIELDS):
                 ts, cmd, *rest = fields[: len(UNTRUSTED_FIELDS)]
                 untrusted.append((ts, tracking.mask_command(cmd), *rest))

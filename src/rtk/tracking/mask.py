@@ -56,7 +56,7 @@ _QUERY = re.compile(
 )
 _SHAPES = re.compile(
     r"\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}"
-    r"|(?:sk|rk)[-_][A-Za-z0-9_-]{8,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{6,}|whsec_[A-Za-z0-9]{16,}"
+    r"|sk-[A-Za-z0-9_-]{16,}|sk-(?:live|test|proj|ant|or)-[A-Za-z0-9_-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{6,}|whsec_[A-Za-z0-9]{16,}"
     r"|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|npm_[A-Za-z0-9]{30,}"
     r"|hf_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{40,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+)"
 )

@@ -92,8 +92,8 @@ def m005_mask_stored_commands(db: sqlite3.Connection) -> None:
     # Rows written before the masker knew every credential form: mask them in place.
     from rtk.tracking import mask_command
 
-    for table, column in (("commands", "original_cmd"), ("commands", "rtk_cmd"),
-                          ("parse_failures", "raw_command"), ("untrusted_filter_skips", "command")):  # fmt: skip
+    for table, column in (("commands", "original_cmd"), ("commands", "rtk_cmd"), ("parse_failures", "raw_command"),
+                          ("parse_failures", "error_message"), ("untrusted_filter_skips", "command")):  # fmt: skip
         for rowid, text in db.execute(f"SELECT id, {column} FROM {table}").fetchall():
             masked = mask_command(text)
             if masked != text:
