@@ -35,13 +35,20 @@ class Verbatim(Exception):
 
 
 class Filtered:
-    """A filter's result: the compact text and how many content items it left out."""
+    """A filter's result: the compact text and how many content items it left out.
 
-    __slots__ = ("cut", "text")
+    ``baseline``, when set, is what the user's own command would have printed, as
+    rtk may show it: without the flags the filter injected (``grep -n -H``,
+    ``ls -p``), with secrets masked (``env``). The never-worse guard compares
+    against it and prints it instead of the raw output.
+    """
 
-    def __init__(self, text: str, cut: int = 0) -> None:
+    __slots__ = ("baseline", "cut", "text")
+
+    def __init__(self, text: str, cut: int = 0, baseline: str | None = None) -> None:
         self.text = text
         self.cut = cut
+        self.baseline = baseline
 
     def __repr__(self) -> str:
         return f"Filtered(cut={self.cut}, text={self.text!r})"

@@ -11,7 +11,10 @@ time and in the fixture tests alike:
    in a recovery file and one hint line names it; if the file cannot be
    written, output that cut something is replaced by the raw output;
 4. never worse: if the result (hint included) is not smaller than the raw
-   output, the raw output is printed.
+   output, the raw output is printed. A filter may name a baseline instead of
+   the raw output (``Filtered.baseline``): what the user's command would have
+   printed (no injected flags), secrets masked. The guard compares with it and
+   prints it; masking is not a compression, so it always applies.
 """
 
 from __future__ import annotations
@@ -118,24 +121,35 @@ def apply(
         return bounded_raw(argv, raw, raw_text, exit_code, keep, "raw-error", err)
     if res is None:
         return bounded_raw(argv, raw, raw_text, exit_code, keep, "raw")
+    baseline = None
     if isinstance(res, Filtered):
-        text, cut = res.text, res.cut
+        text, cut, baseline = res.text, res.cut, res.baseline
     else:
         text, cut = res, 0
-    return finish(argv, raw, raw_text, exit_code, ensure_newline(text), cut, keep)
+    return finish(argv, raw, raw_text, exit_code, ensure_newline(text), cut, keep, baseline)
 
 
-def finish(argv: list[str], raw: bytes, raw_text: str, exit_code: int, text: str, cut: int, keep: Keeper) -> Outcome:
-    """Add recovery and apply the never-worse guard to a filter's text."""
+def finish(
+    argv: list[str],
+    raw: bytes,
+    raw_text: str,
+    exit_code: int,
+    text: str,
+    cut: int,
+    keep: Keeper,
+    baseline: str | None = None,
+) -> Outcome:
+    """Add recovery and apply the never-worse guard to a filter's text (against ``baseline`` if given)."""
+    base = raw_text if baseline is None else baseline
     tee_path = keep(argv, raw) if tee.wanted(exit_code, cut, len(raw)) else None
     if cut > 0 and tee_path is None:
         # Never claim "+N more" for something the agent cannot get back.
-        return Outcome(ensure_newline(raw_text), raw_text, "raw-guard", 0, None)
+        return Outcome(ensure_newline(base), base, "raw-guard", 0, None)
     if tee_path is not None and (cut > 0 or exit_code != 0):
         text = text + tee.hint(tee_path) + "\n"
-    if tokens.estimate(text) >= tokens.estimate(raw_text):
-        return Outcome(ensure_newline(raw_text), raw_text, "raw-guard", 0, tee_path)
-    return Outcome(text, raw_text, "filtered", cut, tee_path)
+    if tokens.estimate(text) >= tokens.estimate(base):
+        return Outcome(ensure_newline(base), base, "raw-guard", 0, tee_path)
+    return Outcome(text, base, "filtered", cut, tee_path)
 
 
 def apply_stream(

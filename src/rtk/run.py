@@ -115,7 +115,15 @@ def run_spec(argv: list[str], spec: Spec | None, started: float | None = None) -
         _say(1, f"rtk: filter {spec.name} is disabled in config; running raw")
         spec = None
     if spec is None or spec.live:
-        _say(1, f"rtk: no filter for {join(argv[:2])}; passthrough" if spec is None else f"rtk: {spec.name}: live")
+        if options.verbose:
+            from rtk.tracking import mask_command
+
+            _say(
+                1,
+                f"rtk: no filter for {mask_command(join(argv[:2]))}; passthrough"
+                if spec is None
+                else f"rtk: {spec.name}: live",
+            )
         code = runner.run_inherited(argv, spec.env if spec else None)
         _track(argv, spec.name if spec else "", 0, 0, started, code)
         return code

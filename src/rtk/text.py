@@ -120,14 +120,18 @@ def join(argv: list[str]) -> str:
 
 
 def slug(argv: list[str], limit: int = 40) -> str:
-    """A short file-name-safe label for a command: ``git_status``."""
+    """A short file-name-safe label for a command: ``git_status``; credential-looking words are masked first."""
+    from rtk.tracking import mask_command
+
     words: list[str] = []
     for w in argv[:3]:
         if w.startswith("-") and words:
             break
-        words.append(w.rsplit("/", 1)[-1])
+        words.append(mask_command(w).replace("****", "").rsplit("/", 1)[-1])
     s = "_".join(words)
     out = "".join(c if (c.isascii() and c.isalnum()) or c in "-." else "_" for c in s)
+    while "__" in out:
+        out = out.replace("__", "_")
     return out[:limit].strip("_") or "cmd"
 
 

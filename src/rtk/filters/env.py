@@ -5,14 +5,16 @@ Only ``env`` that prints the environment is filtered (``env``, ``env -u X``,
 untouched; so are ``env -0`` and flags not known here. Values of
 secret-looking names (``*_TOKEN``, ``*PASSWORD*``, ``*_KEY``...) and
 credential-shaped values (URL passwords, GitHub/AWS/OpenAI token shapes) are
-masked as ``****`` (empty values stay empty, so "set but empty" still shows).
+masked as ``****`` (empty values stay empty, so "set but empty" still shows),
+always: when the compact form would not be smaller, the listing is printed in
+its own order, still masked.
 PATH-like lists lose repeated entries (the first one wins anyway), and colour
 tables such as ``LS_COLORS`` are folded to their length.
 """
 
 from __future__ import annotations
 
-from rtk.filterapi import Spec, Unrecognized
+from rtk.filterapi import Filtered, Spec, Unrecognized
 from rtk.text import plural, split_lines
 
 COMMANDS = ("env",)
@@ -70,7 +72,7 @@ def _valid_name(name: str) -> bool:
     return bool(name) and not name[0].isdigit() and all(c.isalnum() or c in "_%.-:" for c in name)
 
 
-def env(argv: list[str], output: str, exit_code: int) -> str:
+def env(argv: list[str], output: str, exit_code: int) -> Filtered:
     entries: list[tuple[str, str]] = []
     for ln in split_lines(output):
         name, eq, value = ln.partition("=")
@@ -121,5 +123,8 @@ def env(argv: list[str], output: str, exit_code: int) -> str:
         notes.append(f"{deduped} repeated path entries dropped")
     body = "\n".join(out) + "\n"
     with_notes = body + "[" + "; ".join(notes) + "]\n"
-    # The summary is a courtesy: never let it push the output back to raw (and unmask secrets).
-    return with_notes if (len(with_notes) + 3) // 4 < (len(output) + 3) // 4 else body
+    # Masking is not a compression: the never-worse baseline is the listing in its own order, masked.
+    baseline = "".join(f"{n}={MASK if v and is_secret(n) else mask(v)}\n" for n, v in entries)
+    # The summary is a courtesy: never let it push the output back to the baseline.
+    text = with_notes if (len(with_notes) + 3) // 4 < (len(baseline) + 3) // 4 else body
+    return Filtered(text, 0, baseline)

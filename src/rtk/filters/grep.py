@@ -65,9 +65,23 @@ _RG_OK_LONG = frozenset(
 
 
 class _Args:
-    __slots__ = ("context", "fixed", "icase", "pattern_file", "patterns", "smart")
+    __slots__ = (
+        "context",
+        "fixed",
+        "icase",
+        "names",
+        "numbers",
+        "paths",
+        "pattern_file",
+        "patterns",
+        "recursive",
+        "smart",
+    )
 
     def __init__(self) -> None:
+        # What the user's own command shows: -H, -n, -r and the paths searched (for the baseline).
+        self.names = self.numbers = self.recursive = False
+        self.paths: list[str] = []
         self.context = False
         self.patterns: list[str] = []
         self.pattern_file = False
@@ -103,6 +117,7 @@ def _parse(engine: str, args: list[str]) -> _Args | None:
                         return None
                     val = args[i]
                 o.context = o.context or name in ("--after-context", "--before-context", "--context")
+                o.recursive = o.recursive or (name == "--directories" and val == "recurse")
                 if name == "--regexp":
                     o.patterns.append(val)
                     explicit = True
@@ -114,6 +129,9 @@ def _parse(engine: str, args: list[str]) -> _Args | None:
                 o.fixed = o.fixed or name == "--fixed-strings"
                 o.icase = (o.icase or name == "--ignore-case") and name not in ("--case-sensitive", "--no-ignore-case")
                 o.smart = o.smart or name == "--smart-case"
+                o.names = o.names or name == "--with-filename"
+                o.numbers = o.numbers or name == "--line-number"
+                o.recursive = o.recursive or name in ("--recursive", "--dereference-recursive")
             else:
                 return None  # -l/-c/-o/--json/--heading... or a flag not known here: run it raw
         else:
@@ -128,6 +146,7 @@ def _parse(engine: str, args: list[str]) -> _Args | None:
                             return None
                         val = args[i]
                     o.context = o.context or c in "ABC"
+                    o.recursive = o.recursive or (grep and c == "d" and val == "recurse")
                     if c == "e":
                         o.patterns.append(val)
                         explicit = True
@@ -140,12 +159,17 @@ def _parse(engine: str, args: list[str]) -> _Args | None:
                 o.fixed = o.fixed or c == "F"
                 o.icase = o.icase or c == "i"
                 o.smart = o.smart or c == "S"
+                o.names = o.names or c == "H"
+                o.numbers = o.numbers or c == "n"
+                o.recursive = o.recursive or (grep and c in "rR")
                 j += 1
         i += 1
     if not explicit:
         if not positional:
             return None  # no pattern: let the engine say so
         o.patterns.append(positional[0])
+        positional = positional[1:]
+    o.paths = positional
     return o
 
 
@@ -233,8 +257,14 @@ def _in_file(line: str, name: str) -> tuple[int, str, str] | None:
     return int(num), sep, text
 
 
-def _parse_lines(lines: list[str], context: bool) -> tuple[dict[str, _File], list[str]]:
+View = list["str | tuple[str, tuple[int, str, str]]"]
+
+
+def _parse_lines(lines: list[str], context: bool, view: View | None = None) -> tuple[dict[str, _File], list[str]]:
     """Group output lines by file; lines that are not matches (errors, notices) go to the second list.
+
+    ``view``, if given, receives every line in order: a match or context line as
+    (file name, (line number, separator, text)), any other line as it is.
 
     Without context flags every line is ``file:N:text``. With them, context lines
     (``file-N-text``) are told apart by the file name of a match line in the same
@@ -247,6 +277,8 @@ def _parse_lines(lines: list[str], context: bool) -> tuple[dict[str, _File], lis
         if ln == "--" and context:
             if cur is not None and cur.lines and cur.lines[-1][1] != "--":
                 cur.lines.append((0, "--", ""))
+            if view is not None:
+                view.append(ln)
             continue
         hit = _in_file(ln, cur.name) if cur is not None else None
         if hit is None:
@@ -266,6 +298,8 @@ def _parse_lines(lines: list[str], context: bool) -> tuple[dict[str, _File], lis
             hit = _in_file(ln, name) if name is not None else None
             if name is None or hit is None:
                 other.append(ln)
+                if view is not None:
+                    view.append(ln)
                 continue
             cur = files.get(name)
             if cur is None:
@@ -273,6 +307,8 @@ def _parse_lines(lines: list[str], context: bool) -> tuple[dict[str, _File], lis
         assert cur is not None
         cur.lines.append(hit)
         cur.matches += hit[1] == ":"
+        if view is not None:
+            view.append((cur.name, hit))
     for f in files.values():
         while f.lines and f.lines[-1][1] == "--":
             f.lines.pop()
@@ -288,7 +324,8 @@ def grep(argv: list[str], output: str, exit_code: int) -> Filtered:
     limit = int(config.get("limits.grep_max_line"))
     per_file = int(config.get("limits.grep_max_per_file"))
     max_total = int(config.get("limits.grep_max_results"))
-    files, other = _parse_lines(split_lines(output), o.context)
+    view: View = []
+    files, other = _parse_lines(split_lines(output), o.context, view)
     if not files and other and exit_code == 0:
         raise Unrecognized("no match lines")
     out = list(other)
@@ -334,4 +371,25 @@ def grep(argv: list[str], output: str, exit_code: int) -> Filtered:
         if exit_code >= 2:
             summary += f"; {engine} reported errors (exit {exit_code})"
         out.append(summary)
-    return Filtered("\n".join(out) + "\n", cut)
+    return Filtered("\n".join(out) + "\n", cut, _user_view(engine, o, view))
+
+
+def _user_view(engine: str, o: _Args, view: View) -> str:
+    """What the user's command prints, without the ``-n -H`` rtk added: the never-worse baseline."""
+    files = {v[0] for v in view if not isinstance(v, str)}
+    if o.names or len(o.paths) > 1:
+        names = True
+    elif engine == "grep" and not o.recursive:
+        names = False  # one file, or standard input
+    elif o.paths:
+        names = any(f != o.paths[0] for f in files)  # a directory (its files are named), not a file
+    else:  # the current directory is searched, unless the engine read standard input
+        names = not files <= {"(standard input)", "<stdin>"}
+    out = []
+    for v in view:
+        if isinstance(v, str):
+            out.append(v)
+        else:
+            name, (num, sep, text) = v
+            out.append((name + sep if names else "") + (f"{num}{sep}" if o.numbers else "") + text)
+    return "\n".join(out) + "\n" if out else ""

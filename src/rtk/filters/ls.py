@@ -252,7 +252,17 @@ def ls(argv: list[str], output: str, exit_code: int) -> Filtered:
         out.append(f"[hidden: {hidden_entries} entries in {plural(hidden_dirs, 'noise dir')}]")
     out.append(f"{plural(n_dirs, 'dir')}, {plural(n_files, 'file')}")
     # Entries below hidden noise dirs were not listed at all: they are cut, recoverable.
-    return Filtered("\n".join(out) + "\n", cut + hidden_entries)
+    return Filtered("\n".join(out) + "\n", cut + hidden_entries, None if o.long else _plain_ls(output))
+
+
+def _plain_ls(output: str) -> str:
+    """What plain ``ls`` prints, from the output of the ``ls -p`` rtk ran: the never-worse baseline.
+
+    ``-p`` adds one ``/`` to each directory entry (``ls -dp d/`` prints ``d//``);
+    headers end with ``:`` and messages start with ``ls:``.
+    """
+    lines = output.split("\n")
+    return "\n".join(ln[:-1] if ln.endswith("/") and not ln.startswith("ls: ") else ln for ln in lines)
 
 
 def _fmt(e: _Entry, long: bool) -> str:

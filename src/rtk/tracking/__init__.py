@@ -64,9 +64,12 @@ def mask_command(cmd: str) -> str:
     return cmd
 
 
+# Every form rtk.tracking.mask masks contains one of these (lower case); tests hold it to that.
 _SUSPECT = (
-    "pass", "pwd", "token", "secret", "key", "auth", "cred", "bearer", "cookie", "session",
-    "private", "jwt", "@", "ghp_", "gho_", "github_pat", "sk-", "xox", "akia", "eyj", "sig=",
+    "pass", "pwd", "token", "secret", "key", "auth", "cred", "bearer", "cookie", "session", "private", "jwt",
+    "sig", "@", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat", "sk-", "sk_", "rk-", "rk_", "pk_", "glpat", "xox", "akia", "asia", "aiza", "npm_", "hf_",
+    "pypi-", "eyj", "mysql", "maria", "mydumper", "myloader", "redis", "login", "curl", "wget", "http", "xh",
+    "aria2c",
 )  # fmt: skip
 
 
@@ -144,4 +147,5 @@ def record_command(
 
 def record_failure(*, command: str, filter_name: str, error: str, fallback_ok: bool = True) -> None:
     """Record a filter that raised or did not recognise its input."""
-    append("F", now_iso(), mask_command(command), filter_name, error, 1 if fallback_ok else 0)
+    # The error may quote the output it could not read: masked like the command.
+    append("F", now_iso(), mask_command(command), filter_name, mask_command(error), 1 if fallback_ok else 0)

@@ -180,12 +180,14 @@ def _rows(path: str) -> tuple[Rows, Rows, Rows]:
                 ts, orig, rcmd, filt, tin, tout, ms, proj, code, cut, tee = fields[: len(COMMAND_FIELDS)]
                 i, o = _int(tin), _int(tout)
                 pct = (i - o) * 100.0 / i if i > 0 else 0.0
+                orig, rcmd = tracking.mask_command(orig), tracking.mask_command(rcmd)  # journals of older versions
                 commands.append((ts, orig, rcmd, filt, i, o, i - o, pct, _int(ms), proj, _int(code), _int(cut), tee))
             elif kind == "F" and len(fields) >= len(FAILURE_FIELDS):
                 ts, cmd, filt, err, ok = fields[: len(FAILURE_FIELDS)]
-                failures.append((ts, cmd, filt, err, _int(ok)))
+                failures.append((ts, tracking.mask_command(cmd), filt, tracking.mask_command(err), _int(ok)))
             elif kind == "U" and len(fields) >= len(UNTRUSTED_FIELDS):
-                untrusted.append(tuple(fields[: len(UNTRUSTED_FIELDS)]))
+                ts, cmd, *rest = fields[: len(UNTRUSTED_FIELDS)]
+                untrusted.append((ts, tracking.mask_command(cmd), *rest))
     return commands, failures, untrusted
 
 

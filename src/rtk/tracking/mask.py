@@ -1,9 +1,16 @@
-"""Mask credentials in command lines before they are stored anywhere.
+"""Mask credentials in command lines before they are stored or shown anywhere.
 
-Covers secret-named flags (``--token X``, ``--password=X``), secret-named
-environment assignments (``GITHUB_TOKEN=X git push``), HTTP auth headers, user
-passwords in URLs, and well-known token shapes (GitHub, OpenAI-style, Slack,
-AWS access keys, JWTs).
+Two passes. The first reads the command word by word and masks values whose
+meaning depends on the tool: ``curl -u user:PASS`` (and ``--user``,
+``--proxy-user``, cookies given with ``-b``), ``mysql -pPASS`` for the
+mysql-like tools only (``psql -p 5432`` is a port), ``sshpass -p PASS``,
+``redis-cli -a PASS`` and ``docker login -p PASS``. Quoted words holding a
+command (``sh -c '...'``, ``ssh host '...'``) are read the same way.
+The second pass works on the whole text, wherever a value stands:
+secret-named flags (``--token X``, ``--password=X``), secret-named assignments
+(``PGPASSWORD=X``), HTTP auth headers, passwords in URLs, secret query
+parameters and well-known token shapes (GitHub, GitLab, OpenAI/Stripe-style
+``sk-``, Slack, AWS, Google, npm, Hugging Face, JWTs).
 """
 
 from __future__ import annotations
@@ -12,39 +19,186 @@ import re
 
 MASK = "****"
 
-_NAME = r"(?:[A-Za-z0-9_.-]*?(?:pass(?:word|wd)?|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|auth(?!or)|credentials?|cookie|session|jwt|signature)[A-Za-z0-9_.-]*)"
-_VALUE = r"""(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'"]+)"""
+# Tools whose ``-pVALUE`` (attached only: ``-p`` alone prompts) is a password.
+_MYSQL_LIKE = frozenset(
+    (
+        "mysql", "mariadb", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlpump",
+        "mysqlbinlog", "mysqlslap", "mysqlsh", "mariadb-dump", "mariadb-admin", "mariadb-import",
+        "mariadb-show", "mariadb-check", "mariadb-binlog", "mariadb-slap", "mydumper", "myloader",
+    )
+)  # fmt: skip
+# Tools whose ``-u``/``--user`` value is ``user:password``.
+_CURL_LIKE = frozenset(("curl", "wget", "http", "https", "xh", "xhs", "curlie", "httpie", "aria2c"))
+_HTTPIE = frozenset(("http", "https", "xh", "xhs", "httpie"))  # their -a/--auth is user:password too
+_LOGIN_TOOLS = frozenset(("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane"))
+_USER_FLAGS = frozenset(("-u", "--user", "--proxy-user", "--http-user", "--ftp-user"))  # and curl -U
+_COOKIE_FLAGS = frozenset(("-b", "--cookie"))
+_SEPARATORS = frozenset((";", "|", "||", "&&", "&", "(", ")", "|&"))
+_WORD = re.compile(r"""(?:'[^']*'?|"(?:[^"\\]|\\.)*"?|\\.|[^\s'"\\;|&()])+|[;|&()]+""")
 
-_RULES: list[tuple[re.Pattern[str], str]] = [
-    # HTTP headers: -H 'Authorization: Bearer x', --header "X-Api-Key: x", Cookie: ...
-    (
-        re.compile(
-            r"(?i)((?:authorization|proxy-authorization|x-[a-z-]*(?:key|token|secret)|cookie)\s*:\s*)((?:bearer|basic|token)\s+)?([^'\"\s]+)"
-        ),
-        r"\1\2" + MASK,
-    ),
-    # --secret-flag=value / --secret-flag value / -secret-flag value
-    (re.compile(r"(?i)(--?" + _NAME + r")(=|\s+)(?!-)" + _VALUE), r"\1\2" + MASK),
-    # NAME=value assignments with a secret-like name (env prefixes, k=v args)
-    (re.compile(r"(?i)(^|[\s;&|(])(" + _NAME + r")=" + _VALUE), r"\1\2=" + MASK),
-    # scheme://user:password@host
-    (re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s:/@]+):[^\s@/]+@"), r"\1:" + MASK + "@"),
-    # well-known token shapes
-    (re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b"), MASK),
-    (re.compile(r"\bsk-[A-Za-z0-9_-]{16,}\b"), MASK),
-    (re.compile(r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b"), MASK),
-    (re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"), MASK),
-    (re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+"), MASK),
-    # query-string secrets: ?token=x&sig=y
-    (
-        re.compile(r"(?i)([?&](?:access_token|token|key|api_key|apikey|sig|signature|password|secret)=)[^&\s'\"]+"),
-        r"\1" + MASK,
-    ),
-]
+_NAME = r"(?:[A-Za-z0-9_.-]*?(?:pass(?:word|wd|phrase)?|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?key|auth(?!or)|credentials?|cookie|session|jwt|signature)[A-Za-z0-9_.-]*)"
+_VALUE = r"""(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'";|&]+)"""
+# Flags named like secrets whose value is not one: a place to read it from, a switch.
+_NOT_A_VALUE = ("stdin", "file", "path", "dir", "env", "prompt", "command", "cmd", "helper", "store", "length")
+_PLAIN = frozenset(("yes", "no", "true", "false", "on", "off", "none", "null", "0", "1", "ask", "''", '""'))
+_START = r"""(?<![^\s'"=(])"""  # at the start of a word (or of a quoted string, or after ``=``)
+
+_HEADER = re.compile(
+    _START
+    + r"((?:proxy-)?authorization|(?:set-)?cookie|[a-z0-9-]*(?:api-?key|token|secret|auth|signature|password|session)[a-z0-9-]*)(\s*:\s*)((?:bearer|basic|token|digest|negotiate)\s+)?",
+    re.IGNORECASE,
+)
+_FLAG = re.compile(_START + r"(--?" + _NAME + r")(=|\s+)(?!-)(" + _VALUE + r")", re.IGNORECASE)
+_ASSIGN = re.compile(_START + r"(" + _NAME + r")=(" + _VALUE + r")", re.IGNORECASE)
+_URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s:/@'\"]*):[^\s@/'\"]+@")
+_QUERY = re.compile(
+    r"(?i)([?&;](?:[a-z0-9_.-]*(?:token|secret|pass(?:word|wd)?|pwd|api[_-]?key|apikey|access[_-]?key|sig|signature|credential|auth)[a-z0-9_.-]*|key|[a-z0-9_.-]*[_-]key)=)[^&\s'\"#;]+"
+)
+_SHAPES = re.compile(
+    r"\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}"
+    r"|sk-[A-Za-z0-9_-]{16,}|sk-(?:live|test|proj|ant|or)-[A-Za-z0-9_-]{6,}|(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{6,}|whsec_[A-Za-z0-9]{16,}"
+    r"|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{30,}|npm_[A-Za-z0-9]{30,}"
+    r"|hf_[A-Za-z0-9]{30,}|pypi-[A-Za-z0-9_-]{40,}|eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]+)"
+)
 
 
 def mask(cmd: str) -> str:
     """``cmd`` with every credential-looking value replaced by ``****``."""
-    for pattern, repl in _RULES:
-        cmd = pattern.sub(repl, cmd)
-    return cmd
+    cmd = _mask_words(cmd)
+    cmd = _headers(cmd)
+    cmd = _FLAG.sub(_flag, cmd)
+    cmd = _ASSIGN.sub(_assign, cmd)
+    cmd = _URL_PASSWORD.sub(r"\1:" + MASK + "@", cmd)
+    cmd = _QUERY.sub(r"\1" + MASK, cmd)
+    return _SHAPES.sub(MASK, cmd)
+
+
+def _headers(cmd: str) -> str:
+    """``Name: [scheme ]****``: the value runs to the closing quote if quoted, else to the end of the word."""
+    out: list[str] = []
+    pos = 0
+    for m in _HEADER.finditer(cmd):
+        if m.start() < pos:
+            continue
+        end = m.end()
+        q = cmd[m.start() - 1] if m.start() > 0 and cmd[m.start() - 1] in "'\"" else ""
+        if not q and end < len(cmd) and cmd[end] in "'\"" and not m.group(3):  # httpie: Name:'value'
+            q = cmd[end]
+            end += 1
+        stop = cmd.find(q, end) if q else -1
+        if stop < 0:
+            stop = end
+            while stop < len(cmd) and not cmd[stop].isspace() and cmd[stop] not in "'\"":
+                stop += 1
+        if stop == end or cmd[end:stop] == MASK:
+            continue
+        out.append(cmd[pos:end])
+        out.append(MASK)
+        pos = stop
+    out.append(cmd[pos:])
+    return "".join(out)
+
+
+def _flag(m: re.Match[str]) -> str:
+    name = m.group(1).lower()
+    if name.endswith(_NOT_A_VALUE) or _plain(m.group(3)) or MASK in m.group(3):
+        return m.group(0)
+    return m.group(1) + m.group(2) + _quoted_mask(m.group(3))
+
+
+def _assign(m: re.Match[str]) -> str:
+    if _plain(m.group(2)) or MASK in m.group(2):
+        return m.group(0)
+    return m.group(1) + "=" + _quoted_mask(m.group(2))
+
+
+def _plain(value: str) -> bool:
+    return value.strip("'\"").lower() in _PLAIN or value in _PLAIN
+
+
+def _quoted_mask(raw: str) -> str:
+    """``MASK`` in the quotes ``raw`` had, if any."""
+    if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
+        return raw[0] + MASK + raw[0]
+    return MASK
+
+
+def _unquote(raw: str) -> str:
+    return raw.replace("'", "").replace('"', "").replace("\\", "")
+
+
+def _after(raw: str, sep: str) -> str | None:
+    """``raw`` with what follows the first ``sep`` masked (closing quote kept); None if nothing follows."""
+    i = raw.find(sep)
+    if i < 0:
+        return None
+    q = raw[-1] if raw[-1] in "'\"" and raw.count(raw[-1]) >= 2 else ""
+    rest = raw[i + 1 : len(raw) - len(q)]
+    if not rest or rest == MASK:
+        return None
+    return raw[: i + 1] + MASK + q
+
+
+def _families(base: str) -> set[str]:
+    """The tool families a word names (``mysql``, ``curl``, ``httpie``...)."""
+    fams = set()
+    if base in _MYSQL_LIKE:
+        fams.add("mysql")
+    if base in _CURL_LIKE:
+        fams.add("http-client")
+    if base in _HTTPIE:
+        fams.add("httpie")
+    if base in _LOGIN_TOOLS:
+        fams.add("login-tool")
+    if base in ("curl", "sshpass", "redis-cli"):
+        fams.add(base)
+    return fams
+
+
+def _mask_words(cmd: str) -> str:
+    """First pass: values whose meaning depends on the tool and the flag before them."""
+    out: list[str] = []
+    pos = 0
+    fams: set[str] = set()  # tool families named so far in this simple command
+    pending = ""  # what the previous word asks of this one
+    for m in _WORD.finditer(cmd):
+        raw = m.group(0)
+        word = _unquote(raw)
+        new: str | None = None
+        if raw in _SEPARATORS or raw.strip(";|&()") == "":
+            fams = set()
+            pending = ""
+        elif pending:
+            if pending == "user":
+                new = _after(raw, ":")
+            elif pending == "cookie":
+                new = _quoted_mask(raw) if "=" in word else None
+            elif not word.startswith("-"):
+                new = _quoted_mask(raw)
+            pending = ""
+        else:
+            if len(raw) > 2 and raw[0] == raw[-1] and raw[0] in "'\"" and any(c.isspace() for c in raw):
+                inner = _mask_words(raw[1:-1])  # a command in a string: sh -c '...'
+                new = raw[0] + inner + raw[0] if inner != raw[1:-1] else None
+            fams |= _families(word.rsplit("/", 1)[-1])
+            if word == "login" and "login-tool" in fams:
+                fams.add("login")
+            curl = "http-client" in fams
+            short = word.startswith("-") and not word.startswith("--") and len(word) > 2 and MASK not in word
+            user_flag = word in _USER_FLAGS or (word == "-U" and "curl" in fams)
+            if (curl and user_flag) or ("httpie" in fams and word in ("-a", "--auth")):
+                pending = "user"
+            elif curl and word in _COOKIE_FLAGS:
+                pending = "cookie"
+            elif curl and (word.startswith(("--user=", "--proxy-user=")) or (short and word.startswith("-u"))):
+                new = _after(raw, ":")
+            elif (word == "-p" and fams & {"sshpass", "login"}) or (word == "-a" and "redis-cli" in fams):
+                pending = "secret"
+            elif short and word.startswith("-p") and fams & {"mysql", "sshpass", "login"}:
+                new = raw[:2] + MASK
+        if new is not None:
+            out.append(cmd[pos : m.start()])
+            out.append(new)
+            pos = m.end()
+    out.append(cmd[pos:])
+    return "".join(out)

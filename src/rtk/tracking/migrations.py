@@ -87,6 +87,19 @@ def m004_untrusted_filter_skips(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX idx_untrusted_skips_timestamp ON untrusted_filter_skips(timestamp)")
 
 
+@migration
+def m005_mask_stored_commands(db: sqlite3.Connection) -> None:
+    # Rows written before the masker knew every credential form: mask them in place.
+    from rtk.tracking import mask_command
+
+    for table, column in (("commands", "original_cmd"), ("commands", "rtk_cmd"), ("parse_failures", "raw_command"),
+                          ("parse_failures", "error_message"), ("untrusted_filter_skips", "command")):  # fmt: skip
+        for rowid, text in db.execute(f"SELECT id, {column} FROM {table}").fetchall():
+            masked = mask_command(text)
+            if masked != text:
+                db.execute(f"UPDATE {table} SET {column} = ? WHERE id = ?", (masked, rowid))
+
+
 def applied(db: sqlite3.Connection) -> set[str]:
     db.execute("CREATE TABLE IF NOT EXISTS _rtk_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     return {row[0] for row in db.execute("SELECT name FROM _rtk_migrations")}
