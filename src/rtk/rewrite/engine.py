@@ -455,7 +455,7 @@ def decide(
 
     rules = permissions if permissions is not None else _perm.load(agent, cwd)
     new = _apply(line, walk.plans)
-    perm, why = _perm.evaluate(rules, walk.parsed, line, walk.plans)
+    perm, why = _perm.evaluate(rules, walk.parsed, line, walk.plans, settings().transparent)
     if perm == "deny":
         return Decision(None, "deny", why, perm)
     if new is None:
