@@ -1,25 +1,26 @@
 """Permission verdicts from the agent host's rules (Claude Code ``permissions`` in settings files).
 
 Sources for ``agent="claude"``, when they exist: the project's ``.claude/settings.json``
-and ``.claude/settings.local.json`` (project = ``$CLAUDE_PROJECT_DIR``, else the working
-directory), the user's ``settings.json`` and ``settings.local.json`` in
-``$CLAUDE_CONFIG_DIR`` (default ``~/.claude``), and the managed
-``/etc/claude-code/managed-settings.json``. Only ``Bash`` entries of
-``permissions.allow``/``ask``/``deny`` count: ``Bash`` or ``Bash(*)`` (every command),
-``Bash(git status)`` (exactly), ``Bash(git push:*)`` (prefix), ``Bash(git * main)``
-(glob; a trailing `` *`` also matches no arguments).
+and ``.claude/settings.local.json`` (project = ``$CLAUDE_PROJECT_DIR``, else the nearest
+directory from the working directory upwards holding one of them), the user's
+``settings.json`` and ``settings.local.json`` in ``$CLAUDE_CONFIG_DIR`` (default
+``~/.claude``), and the managed ``/etc/claude-code/managed-settings.json``. Only ``Bash``
+entries of ``permissions.allow``/``ask``/``deny`` count: ``Bash`` or ``Bash(*)`` (every
+command), ``Bash(git status)`` (exactly), ``Bash(git push:*)`` (prefix), ``Bash(git * main)``
+(glob; a trailing `` *`` also matches no arguments). A permission setting of an unexpected
+type makes its file "cannot be evaluated" (``broken``): nothing is auto-allowed.
 
 The settings are parsed with ``json`` only when one of them changed: the extracted
 rules are cached in ``<data dir>/permissions.cache`` (marshal), keyed by each file's
 path, mtime and size.
 
-Evaluation (``evaluate``), on every segment of the line (and the commands inside
-``$(...)``, subshells and blocks), against the original text, the text without env
-prefixes and wrappers, the resolved tool form, and the rewritten segment:
-deny > ask > allow > default, and the default is ask. ``allow`` needs every
-top-level segment to match an allow rule, and a line that cannot be attested
-statically (command or process substitution, backticks, ``$'...'``, output to a
-file, here-documents, subshells and control blocks) is never allowed.
+Evaluation (``evaluate``): deny > ask > allow > default (ask). Deny and ask rules match
+any form of any command on the line: literal (as written) or resolved (by the resolver of
+``hooks.exclude_commands``, :func:`rtk.rewrite.matching.resolved_forms`), top-level or
+nested in substitutions, blocks and here-document bodies, or the rewritten segment. An
+allow needs every top-level segment's literal form and fully resolved form to match allow
+rules, and a line that can be attested statically: nothing that can run code at any depth
+(``lexer.EXECUTES``), no ``$'...'``, output to a file, here-document, subshell or block.
 """
 
 from __future__ import annotations
