@@ -75,8 +75,14 @@ class Context:
         from rtk.rewrite.permissions import Permissions
 
         conf = config.load(report=False)  # a config problem must not print on a hook's stderr
-        rules = Permissions(conf["hooks.allow"], conf["hooks.ask"], conf["hooks.deny"])
+        broken = "; ".join(p for p in config.problems() if permission_problem(p))
+        rules = Permissions(conf["hooks.allow"], conf["hooks.ask"], conf["hooks.deny"], broken)
         return decide(command, agent=None, cwd=cwd, permissions=rules, launch=current())
+
+
+def permission_problem(problem: str) -> bool:
+    """A config problem that drops ``hooks.allow``/``ask``/``deny``: nothing is auto-allowed then."""
+    return any(f"hooks.{k} must be" in problem for k in ("allow", "ask", "deny"))
 
 
 def parse(raw: bytes) -> Any:

@@ -81,8 +81,9 @@ def test_silent_stdin_gives_up_after_the_deadline() -> None:
 # `rtk hook claude` on a shell command: exactly these modules, nothing else (no json, no re).
 HOOK_CLAUDE_MODULES = {
     "__future__", "_json", "select", "rtk", "rtk.__main__", "rtk._fastjson", "rtk.agents", "rtk.agents._adapt",
-    "rtk.agents.claude", "rtk.filters", "rtk.hook", "rtk.paths", "rtk.rewrite", "rtk.rewrite.engine", "rtk.rewrite.launch",
-    "rtk.rewrite.permissions", "rtk.rewrite.rules", "rtk.shell", "rtk.shell.lexer", "rtk.shell.segments",
+    "rtk.agents.claude", "rtk.filters", "rtk.hook", "rtk.paths", "rtk.rewrite", "rtk.rewrite.engine",
+    "rtk.rewrite.launch", "rtk.rewrite.matching", "rtk.rewrite.permissions", "rtk.rewrite.rules", "rtk.shell",
+    "rtk.shell.lexer", "rtk.shell.segments",
 }  # fmt: skip
 
 

@@ -132,3 +132,50 @@ def test_plain_fast_path_matches_full_lexer() -> None:
     assert full is not None
     slow = lex(line + ";")[:-1]
     assert [(t.kind, t.start, t.end, t.value) for t in fast] == [(t.kind, t.start, t.end, t.value) for t in slow]
+
+
+@pytest.mark.parametrize(
+    ("word", "flags"),
+    [
+        ("${x:-$(touch pwned)}", lexer.EXPAND | lexer.CMDSUB),
+        ("${x:-`touch pwned`}", lexer.EXPAND | lexer.CMDSUB),
+        ("${x:-<(touch pwned)}", lexer.EXPAND | lexer.PROCSUB),
+        ("${x[$(touch pwned)]}", lexer.EXPAND | lexer.CMDSUB | lexer.ARITH),
+        ('"${x:-$(touch pwned)}"', lexer.QUOTED | lexer.EXPAND | lexer.CMDSUB),
+        ("\"${x:-'$(touch pwned)'}\"", lexer.QUOTED | lexer.EXPAND | lexer.CMDSUB),  # '' do not quote there
+        ("${x:-${y:-${z:-$(touch pwned)}}}", lexer.EXPAND | lexer.CMDSUB),
+        ("$(( $(touch pwned) ))", lexer.EXPAND | lexer.ARITH | lexer.CMDSUB),
+        ("$(( a[`touch pwned`] ))", lexer.EXPAND | lexer.ARITH | lexer.CMDSUB),
+        ("$[1+1]", lexer.EXPAND | lexer.ARITH),
+        ("$[a[$(touch pwned)]]", lexer.EXPAND | lexer.ARITH | lexer.CMDSUB),
+        ("${x@P}", lexer.EXPAND | lexer.EVAL),
+        ("${!name}", lexer.EXPAND | lexer.EVAL),
+        ("${a[i]}", lexer.EXPAND | lexer.ARITH),
+        ("${x:i}", lexer.EXPAND | lexer.ARITH),
+        # nothing that runs code: no extra flag
+        ("${x:-a}", lexer.EXPAND),
+        ("${x:-'$(not run)'}", lexer.EXPAND),
+        ("${!prefix*}", lexer.EXPAND),
+        ("${!arr[@]}", lexer.EXPAND),
+        ("${a[1]}", lexer.EXPAND),
+        ("${x:1:2}", lexer.EXPAND),
+        ("${x: -1}", lexer.EXPAND),
+        ("${#x}", lexer.EXPAND),
+    ],
+)
+def test_constructs_nested_at_any_depth_are_recorded(word: str, flags: int) -> None:
+    toks = lex(f"git status {word}")
+    assert [t.kind for t in toks] == ["word", "word", "word"]
+    assert toks[2].end == len(f"git status {word}")
+    assert toks[2].flags == flags
+
+
+def test_here_string_records_nested_substitution() -> None:
+    toks = lex("git status <<< ${x:-$(touch pwned)}")
+    assert toks[2].kind == "redir" and toks[3].flags & lexer.CMDSUB
+
+
+def test_closing_brace_inside_nested_constructs_does_not_end_the_expansion() -> None:
+    line = "echo ${x:-$(echo \"}\")} ${y:-`echo }`} ${z:-'}'} done"
+    assert [t.value for t in lex(line)][-1] == "done"
+    assert len(lex(line)) == 5

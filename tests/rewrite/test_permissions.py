@@ -207,3 +207,119 @@ def test_json_is_imported_only_when_a_settings_file_changed(tmp_path: Path) -> N
 
     assert run() == "allow True"  # first run parses and writes the cache
     assert run() == "allow False"  # later runs read the marshal cache
+
+
+# -- issue 12: executing constructs nested in expansions, resolved forms, malformed settings ----------
+
+NESTED_EXEC = [
+    "git status ${x:-$(touch pwned)}",
+    "git status ${x:-`touch pwned`}",
+    "git status ${x:-<(touch pwned)}",
+    "git status ${x[$(touch pwned)]}",
+    'git status "${x:-$(touch pwned)}"',
+    "git status \"${x:-'$(touch pwned)'}\"",
+    "git status <<< ${x:-$(touch pwned)}",
+    "git status ${x:-${y:-$(touch pwned)}}",
+    "git status ${x@P}",
+    "git status ${!name}",
+    "git status $[a[$(touch pwned)]]",
+    "git status $(( a[$(touch pwned)] ))",
+    "git status ${a[i]}",
+]
+
+
+@pytest.mark.parametrize("line", NESTED_EXEC)
+def test_executing_construct_nested_in_an_expansion_is_never_allowed(line: str) -> None:
+    d = decide(line, allow=["git:*"])
+    assert d.verdict in ("ask", "none"), d
+    assert d.permission == "ask", d
+    assert d.exit_code != 0
+
+
+def test_plain_expansion_is_still_allowed() -> None:
+    assert decide("git status ${x:-a} $HOME", allow=["git:*"]).verdict == "allow"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "git status ${x:-$(git push --force)}",
+        "git status ${x:-`git push --force`}",
+        'git status "${x:-$(git push --force)}"',
+        "git status $(( a[$(git push --force)] ))",
+        "cat <<EOF\n$(git push --force)\nEOF",
+    ],
+)
+def test_denied_command_hidden_in_an_expansion_is_denied(line: str) -> None:
+    d = decide(line, allow=["git:*", "cat:*"], deny=["git push:*"])
+    assert (d.rewritten, d.verdict, d.exit_code) == (None, "deny", 2), d
+
+
+@pytest.mark.parametrize(
+    ("line", "deny"),
+    [
+        ("git -C . push", "git push:*"),
+        ("git --no-pager push", "git push:*"),
+        ("git -c a=b push", "git push:*"),
+        ("git --git-dir=.git push", "git push:*"),
+        ("git -C . commit -m x", "git commit:*"),
+        ("FOO=1 git -C x push origin", "git push:*"),
+        ("uv run git -C x push", "git push:*"),
+        ("kubectl -n prod delete pod x", "kubectl delete:*"),
+    ],
+)
+def test_deny_is_matched_on_the_resolved_form(line: str, deny: str) -> None:
+    d = decide(line, allow=["*"], deny=[deny])
+    assert (d.rewritten, d.verdict) == (None, "deny"), d
+
+
+def test_ask_is_matched_on_the_resolved_form() -> None:
+    d = decide("git -C . push", allow=["git:*"], ask=["git push:*"])
+    assert (d.verdict, d.exit_code) == ("ask", 3), d
+
+
+def test_allow_needs_both_the_literal_and_the_resolved_form() -> None:
+    assert decide("git -C . status", allow=["git status"]).verdict == "ask"
+    assert decide("git -C . status", allow=["git:*"]).verdict == "allow"
+    assert decide("timeout 5 git status", allow=["timeout:*"]).verdict == "ask"
+    assert decide("timeout 5 git status", allow=["timeout:*", "git status"]).verdict == "allow"
+
+
+@pytest.mark.parametrize(
+    ("perms", "key"),
+    [
+        ({"allow": ["Bash(git:*)"], "deny": "Bash(git push:*)"}, "permissions.deny"),
+        ({"allow": ["Bash(git:*)"], "ask": {"x": 1}}, "permissions.ask"),
+        ({"allow": ["Bash(git:*)"], "deny": None}, "permissions.deny"),
+        ({"allow": ["Bash(git:*)"], "deny": ["Bash(rm:*)", 3]}, "permissions.deny"),
+        ({"allow": "Bash(git:*)"}, "permissions.allow"),
+    ],
+)
+def test_wrongly_typed_permission_setting_makes_the_file_unusable(
+    tmp_path: Path, perms: dict[str, object], key: str
+) -> None:
+    f = tmp_path / ".claude" / "settings.json"
+    f.parent.mkdir()
+    f.write_text(json.dumps({"permissions": perms}))
+    d = engine.decide("git status", cwd=str(tmp_path))
+    assert (d.verdict, d.permission, d.exit_code) == ("ask", "ask", 3), d
+    assert key in d.reason and str(f) in d.reason
+
+
+def test_deny_given_as_a_string_still_denies(tmp_path: Path) -> None:
+    f = tmp_path / ".claude" / "settings.json"
+    f.parent.mkdir()
+    f.write_text(json.dumps({"permissions": {"allow": ["Bash(git:*)"], "deny": "Bash(git push:*)"}}))
+    assert engine.decide("git push", cwd=str(tmp_path)).verdict == "deny"
+
+
+def test_project_settings_found_from_a_subdirectory(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    settings(project / ".claude" / "settings.json", allow=("git:*",))
+    settings(project / ".claude" / "settings.local.json", deny=("git push:*",))
+    sub = project / "src" / "pkg"
+    sub.mkdir(parents=True)
+    assert engine.decide("git push", cwd=str(sub)).verdict == "deny"
+    assert engine.decide("git status", cwd=str(sub)).verdict == "allow"
+    assert permissions.project_root(str(sub)) == str(project)
+    assert permissions.project_root(str(tmp_path)) == str(tmp_path)  # nothing above: cwd itself

@@ -1,4 +1,4 @@
-"""``rtk doctor``: for each detected agent, is the hook registered, does its command exist and run, and a round trip."""
+"""``rtk doctor``: for each detected agent, is the hook registered, does its command exist and run, a round trip; and permission settings that cannot be evaluated."""
 
 from __future__ import annotations
 
@@ -67,4 +67,33 @@ def main(args: list[str]) -> int:
             failed += bool(r.problems)
     if not wanted:
         print("no coding agent detected and nothing installed (rtk init --agent NAME)")
+    bad = permission_problems()
+    if bad:
+        print("permission settings that cannot be evaluated (nothing is auto-allowed while they stand):")
+        for line in bad:
+            print(f"  ! {line}")
+        failed += 1
     return 1 if failed else 0
+
+
+def permission_problems(cwd: str | None = None) -> list[str]:
+    """Claude Code settings files and rtk ``[hooks]`` keys the permission check cannot use, each naming the key."""
+    import json
+    import os
+
+    from rtk import config
+    from rtk.hook import permission_problem
+    from rtk.rewrite import permissions
+
+    out: list[str] = []
+    for path in permissions.sources(cwd):
+        if not os.path.exists(path):
+            continue
+        try:
+            with open(path, "rb") as f:
+                doc = json.loads(f.read().decode("utf-8-sig"))
+        except (OSError, ValueError) as e:
+            out.append(f"{path}: cannot be read as JSON ({type(e).__name__})")
+            continue
+        out += [f"{path}: {p}" for p in permissions.check(doc)]
+    return out + [p.removeprefix("rtk: config ") for p in config.problems() if permission_problem(p)]

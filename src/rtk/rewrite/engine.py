@@ -38,6 +38,16 @@ import os
 
 from rtk.rewrite import launch as _launch
 from rtk.rewrite import rules as _rules
+from rtk.rewrite.matching import (  # noqa: F401  (match, reset, Settings: part of this module's API)
+    Settings,
+    _blocked,
+    _flag_present,
+    consumers_display_only,
+    match,
+    reset,
+    resolved_forms,
+    settings,
+)
 from rtk.shell import segments as _seg
 from rtk.shell.lexer import ANSI_C, CMDSUB, EXPAND, GLOB, PROCSUB
 
@@ -162,165 +172,6 @@ def active(rule: Rule, argv: list[str]) -> bool:
 
 
 # ---------------------------------------------------------------------------
-# Configuration (read only when the config file exists)
-# ---------------------------------------------------------------------------
-
-
-class Settings:
-    """``hooks.exclude_commands`` and ``hooks.transparent_prefixes``."""
-
-    __slots__ = ("exclude", "regexes", "transparent")
-
-    def __init__(self, exclude: list[str], transparent: list[str]) -> None:
-        self.exclude = [" ".join(e.split()) for e in exclude if not e.startswith("^") and e.strip()]
-        self.regexes: list[Callable[[str], object]] = []
-        pats = [e for e in exclude if e.startswith("^")]
-        if pats:
-            import re
-
-            for p in pats:
-                try:
-                    self.regexes.append(re.compile(p).search)
-                except re.error:
-                    continue
-        self.transparent = tuple(tuple(p.split()) for p in transparent if p.split())
-
-    def excluded(self, forms: list[str]) -> bool:
-        for f in forms:
-            for e in self.exclude:
-                if f == e or f.startswith(e + " "):
-                    return True
-            for rx in self.regexes:
-                if rx(f):
-                    return True
-        return False
-
-
-_settings: list[Settings] = []
-
-
-def settings() -> Settings:
-    """The hook settings from the config file (defaults when there is none)."""
-    if not _settings:
-        from rtk import paths
-
-        if os.path.exists(paths.config_file()):
-            from rtk import config
-
-            values = config.load(report=False)
-            _settings.append(Settings(values["hooks.exclude_commands"], values["hooks.transparent_prefixes"]))
-        else:
-            _settings.append(Settings([], []))
-    return _settings[0]
-
-
-def reset() -> None:
-    """Forget cached settings (tests, long-running hosts)."""
-    _settings.clear()
-
-
-# ---------------------------------------------------------------------------
-# Rule matching
-# ---------------------------------------------------------------------------
-
-
-_GLUED = frozenset(("-o", "-F", "-f", "-c"))  # short options often written with their value: -ojson, -c3
-
-
-def _flag_present(args: list[str], flags: tuple[str, ...]) -> str:
-    """The first of ``flags`` present in ``args`` (before ``--``), or ""."""
-    for a in args:
-        if a == "--":
-            return ""
-        if len(a) < 2 or a[0] != "-":
-            continue
-        for f in flags:
-            if a == f:
-                return f
-            if f.startswith("--"):
-                if a.startswith(f + "="):
-                    return f
-            elif len(f) == 2 and not a.startswith("--"):
-                if 2 < len(a) <= 4 and a[1:].isalpha() and f[1] in a[1:]:
-                    return f  # in a cluster: -it, -ip
-                if f in _GLUED and a.startswith(f):
-                    return f
-    return ""
-
-
-def _words_after_opts(tool: str, args: list[str], count: int) -> list[str]:
-    """The first ``count`` non-option words of ``args`` (skipping tool global options)."""
-    opts = _rules.GLOBAL_OPTS.get(tool, frozenset())
-    out: list[str] = []
-    i = 0
-    n = len(args)
-    while i < n and len(out) < count:
-        a = args[i]
-        if a.startswith("-") and a != "-":
-            if a == "--":
-                break
-            i += 2 if (a in opts and "=" not in a) else 1
-            continue
-        if a.startswith("+") and tool == "cargo" and not out:
-            i += 1
-            continue
-        out.append(a)
-        i += 1
-    return out
-
-
-def match(tool: str, args: list[str]) -> tuple[Rule, str] | None:
-    """The rule covering ``tool args`` and the subcommand it matched, or None."""
-    cands = _rules.BY_TOOL.get(tool)
-    if not cands:
-        return None
-    words: list[str] | None = None
-    for rule in cands:
-        if rule.subs is None:
-            if words is None:
-                words = _words_after_opts(tool, args, 2)
-            return rule, (words[0] if words else "")
-        for sub in rule.subs:
-            if sub.startswith("-"):
-                if args and args[0] == sub:
-                    return rule, sub
-                continue
-            if words is None:
-                words = _words_after_opts(tool, args, 2)
-            parts = sub.split(" ")
-            if len(words) < len(parts):
-                continue
-            ok = True
-            for p, w in zip(parts, words, strict=False):
-                if p.endswith("*"):
-                    if not w.startswith(p[:-1]):
-                        ok = False
-                        break
-                elif p != w:
-                    ok = False
-                    break
-            if ok:
-                return rule, sub
-    return None
-
-
-def _blocked(rule: Rule, sub: str, args: list[str]) -> str:
-    """Why ``rule`` must not rewrite this invocation, or ""."""
-    status = rule.sub_status.get(sub, rule.status)
-    if status == "never":
-        return f"{rule.id} {sub}: never rewritten".replace("  ", " ")
-    for key in ("", sub) if sub else ("",):
-        flags = rule.raw_flags.get(key)
-        if flags:
-            f = _flag_present(args, flags)
-            if f:
-                return f"{f} asks for native output"
-    if rule.requires and not _flag_present(args, rule.requires):
-        return f"{rule.id} without {rule.requires[0]} is interactive"
-    return ""
-
-
-# ---------------------------------------------------------------------------
 # One segment
 # ---------------------------------------------------------------------------
 
@@ -442,21 +293,8 @@ def _finish(
     edit: tuple[int, int, str],
 ) -> _Plan:
     """The single choke point every rewrite passes: ``hooks.exclude_commands``."""
-    if conf.exclude or conf.regexes:
-        forms = [" ".join(values[at:])]
-        tool = _seg.tool_name(values[at])
-        args = values[at + 1 :]
-        if res.kind:
-            forms.append(" ".join([_seg.tool_name(res.tool), *values[res.rest :]]))
-        opts = _rules.GLOBAL_OPTS.get(tool)
-        stripped: list[str] = []
-        i = 0
-        while opts is not None and i < len(args) and args[i].startswith("-"):
-            i += 2 if (args[i] in opts and "=" not in args[i]) else 1
-        stripped = args[i:]
-        forms.append(" ".join([tool, *stripped]))
-        if conf.excluded(forms):
-            return _Plan(Classification("ignored", "excluded by hooks.exclude_commands", cls.rule, cls.sub, cls.tool))
+    if (conf.exclude or conf.regexes) and conf.excluded(resolved_forms(values, at, res)):
+        return _Plan(Classification("ignored", "excluded by hooks.exclude_commands", cls.rule, cls.sub, cls.tool))
     return _Plan(cls, edit)
 
 
@@ -521,25 +359,6 @@ def _read_form(
 # ---------------------------------------------------------------------------
 
 
-def _consumers_display_only(segs: list[_seg.Segment]) -> bool:
-    for s in segs:
-        if s.opaque or not s.words or s.stdout_to_file():
-            return False
-        values = [w.value for w in s.words]
-        simple = _seg.peel(values)
-        if simple.why or simple.at >= len(values):
-            return False
-        tool = _seg.tool_name(values[simple.at])
-        args = values[simple.at + 1 :]
-        if tool not in _rules.DISPLAY_ONLY:
-            return False
-        if tool == "cat" and any(a != "-" for a in args):
-            return False
-        if tool == "tail" and _flag_present(args, ("-f", "-F", "--follow", "--retry")):
-            return False
-    return True
-
-
 class _Walk:
     """A line, parsed, with a plan per simple segment."""
 
@@ -575,7 +394,7 @@ def _walk(line: str, active_only: bool = True, first_only: bool = False) -> _Wal
             elif pipe.pipe_amp:
                 role = "middle"
             elif j == 0:
-                role = "producer" if _consumers_display_only(segs[1:]) else "producer-raw"
+                role = "producer" if consumers_display_only(segs[1:]) else "producer-raw"
             elif j == k - 1:
                 role = "final"
             else:
@@ -656,7 +475,7 @@ def decide(
 
     rules = permissions if permissions is not None else _perm.load(agent, cwd)
     new = _apply(line, walk.plans)
-    perm, why = _perm.evaluate(rules, walk.parsed, line, walk.plans)
+    perm, why = _perm.evaluate(rules, walk.parsed, line, walk.plans, settings().transparent)
     if perm == "deny":
         return Decision(None, "deny", why, perm)
     if new is None:

@@ -1,25 +1,26 @@
 """Permission verdicts from the agent host's rules (Claude Code ``permissions`` in settings files).
 
 Sources for ``agent="claude"``, when they exist: the project's ``.claude/settings.json``
-and ``.claude/settings.local.json`` (project = ``$CLAUDE_PROJECT_DIR``, else the working
-directory), the user's ``settings.json`` and ``settings.local.json`` in
-``$CLAUDE_CONFIG_DIR`` (default ``~/.claude``), and the managed
-``/etc/claude-code/managed-settings.json``. Only ``Bash`` entries of
-``permissions.allow``/``ask``/``deny`` count: ``Bash`` or ``Bash(*)`` (every command),
-``Bash(git status)`` (exactly), ``Bash(git push:*)`` (prefix), ``Bash(git * main)``
-(glob; a trailing `` *`` also matches no arguments).
+and ``.claude/settings.local.json`` (project = ``$CLAUDE_PROJECT_DIR``, else the nearest
+directory from the working directory upwards holding one of them), the user's
+``settings.json`` and ``settings.local.json`` in ``$CLAUDE_CONFIG_DIR`` (default
+``~/.claude``), and the managed ``/etc/claude-code/managed-settings.json``. Only ``Bash``
+entries of ``permissions.allow``/``ask``/``deny`` count: ``Bash`` or ``Bash(*)`` (every
+command), ``Bash(git status)`` (exactly), ``Bash(git push:*)`` (prefix), ``Bash(git * main)``
+(glob; a trailing `` *`` also matches no arguments). A permission setting of an unexpected
+type makes its file "cannot be evaluated" (``broken``): nothing is auto-allowed.
 
 The settings are parsed with ``json`` only when one of them changed: the extracted
 rules are cached in ``<data dir>/permissions.cache`` (marshal), keyed by each file's
 path, mtime and size.
 
-Evaluation (``evaluate``), on every segment of the line (and the commands inside
-``$(...)``, subshells and blocks), against the original text, the text without env
-prefixes and wrappers, the resolved tool form, and the rewritten segment:
-deny > ask > allow > default, and the default is ask. ``allow`` needs every
-top-level segment to match an allow rule, and a line that cannot be attested
-statically (command or process substitution, backticks, ``$'...'``, output to a
-file, here-documents, subshells and control blocks) is never allowed.
+Evaluation (``evaluate``): deny > ask > allow > default (ask). Deny and ask rules match
+any form of any command on the line: literal (as written) or resolved (by the resolver of
+``hooks.exclude_commands``, :func:`rtk.rewrite.matching.resolved_forms`), top-level or
+nested in substitutions, blocks and here-document bodies, or the rewritten segment. An
+allow needs every top-level segment's literal form and fully resolved form to match allow
+rules, and a line that can be attested statically: nothing that can run code at any depth
+(``lexer.EXECUTES``), no ``$'...'``, output to a file, here-document, subshell or block.
 """
 
 from __future__ import annotations
@@ -27,13 +28,14 @@ from __future__ import annotations
 import os
 
 from rtk.shell import segments as _seg
-from rtk.shell.lexer import ANSI_C, CMDSUB, EXPAND, PROCSUB, WORD, _backtick, _Bad, _balanced
+from rtk.shell.lexer import ANSI_C, ARITH, BODY, CMDSUB, EVAL, EXPAND, PROCSUB, WORD, _backtick, _Bad, _balanced
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtk.rewrite.engine import _Plan
 
-_CACHE_VERSION = 1
+_Prefixes = tuple[tuple[str, ...], ...]  # hooks.transparent_prefixes, split into words
+_CACHE_VERSION = 2  # 2: wrongly typed permission settings make the file broken
 
 
 class Permissions:
@@ -60,14 +62,35 @@ class Permissions:
 NONE = Permissions()
 
 
+def project_root(cwd: str) -> str:
+    """The nearest directory from ``cwd`` upwards holding ``.claude/settings*.json`` (else ``cwd``).
+
+    A hook may run in a subdirectory of the project; the home directory is not a project.
+    """
+    home = os.path.expanduser("~")
+    d = cwd
+    while d and d != home:
+        if os.path.isfile(os.path.join(d, ".claude", "settings.json")) or os.path.isfile(
+            os.path.join(d, ".claude", "settings.local.json")
+        ):
+            return d
+        up = os.path.dirname(d)
+        if up == d:
+            break
+        d = up
+    return cwd
+
+
 def sources(cwd: str | None = None) -> list[str]:
     """The Claude Code settings files that may hold rules, most specific first."""
-    project = os.environ.get("CLAUDE_PROJECT_DIR") or cwd
+    project = os.environ.get("CLAUDE_PROJECT_DIR") or ""
     if not project:
-        try:
-            project = os.getcwd()
-        except OSError:
-            project = ""
+        if not cwd:
+            try:
+                cwd = os.getcwd()
+            except OSError:
+                cwd = ""
+        project = project_root(cwd) if cwd else ""
     user = os.environ.get("CLAUDE_CONFIG_DIR") or os.path.join(os.path.expanduser("~"), ".claude")
     out: list[str] = []
     if project:
@@ -124,26 +147,54 @@ def _parse(files: list[str]) -> Permissions:
     allow: list[str] = []
     ask: list[str] = []
     deny: list[str] = []
-    broken = ""
+    broken: list[str] = []
     for path in files:
         try:
             with open(path, "rb") as f:
                 doc = json.loads(f.read().decode("utf-8-sig"))
         except (OSError, ValueError) as e:
-            broken = broken or f"{path}: {type(e).__name__}"
+            broken.append(f"{path}: {type(e).__name__}")
             continue
+        for problem in check(doc):
+            broken.append(f"{path}: {problem}")
         perms = doc.get("permissions") if isinstance(doc, dict) else None
         if not isinstance(perms, dict):
             continue
         for name, out in (("allow", allow), ("ask", ask), ("deny", deny)):
             entries = perms.get(name)
+            if isinstance(entries, str) and name != "allow":
+                entries = [entries]  # a malformed deny or ask still denies or asks
             if not isinstance(entries, list):
                 continue
             for entry in entries:
                 p = bash_pattern(entry) if isinstance(entry, str) else None
                 if p is not None:
                     out.append(p)
-    return Permissions(allow, ask, deny, broken)
+    return Permissions(allow, ask, deny, "; ".join(broken))
+
+
+def check(doc: object) -> list[str]:
+    """Permission settings of an unexpected type in a parsed settings file, naming each key.
+
+    Any of them makes the whole file "cannot be evaluated": nothing is auto-allowed.
+    """
+    if not isinstance(doc, dict):
+        return [f"the file is a JSON {type(doc).__name__}, not an object"]
+    perms = doc.get("permissions")
+    if perms is None:
+        return []
+    if not isinstance(perms, dict):
+        return [f"permissions is a {type(perms).__name__}, not an object"]
+    out: list[str] = []
+    for name in ("allow", "ask", "deny"):
+        if name not in perms:
+            continue
+        entries = perms[name]
+        if not isinstance(entries, list):
+            out.append(f"permissions.{name} is a {type(entries).__name__}, not a list")
+        elif not all(isinstance(e, str) for e in entries):
+            out.append(f"permissions.{name} holds an entry that is not a string")
+    return out
 
 
 def bash_pattern(entry: str) -> str | None:
@@ -196,22 +247,25 @@ def _norm(parts: list[str]) -> str:
     return " ".join(" ".join(parts).split())
 
 
-def _forms(line: str, seg: _seg.Segment) -> list[str]:
-    """Texts a rule is matched against for one simple segment."""
+def _forms(line: str, seg: _seg.Segment, transparent: _Prefixes) -> tuple[list[str], list[str]]:
+    """(literal forms, resolved forms) a rule is matched against for one simple segment.
+
+    Literal: the segment as written, and with quotes removed. Resolved (the last one
+    fully): env prefixes and wrappers peeled, the tool's path, wrapper and global
+    options resolved, by the resolver ``hooks.exclude_commands`` uses.
+    """
     raw = _norm([line[t.start : t.end] for t in seg.tokens])
     values = [w.value for w in seg.words]
-    forms = [raw, _norm(values)]
-    if values:
-        simple = _seg.peel(values)
-        if simple.at < len(values):
-            peeled = values[simple.at :]
-            forms.append(_norm(peeled))
-            tool = _seg.tool_name(peeled[0])
-            forms.append(_norm([tool, *peeled[1:]]))
-            res = _seg.resolve(values, simple.at)
-            if res.kind:
-                forms.append(_norm([_seg.tool_name(res.tool), *values[res.rest :]]))
-    return forms
+    return [raw, _norm(values)], _resolved(values, transparent)
+
+
+def _resolved(values: list[str], transparent: _Prefixes) -> list[str]:
+    from rtk.rewrite.matching import resolved_forms
+
+    simple = _seg.peel(values, transparent)
+    if simple.at >= len(values):
+        return []
+    return [_norm([f]) for f in resolved_forms(values, simple.at, _seg.resolve(values, simple.at))]
 
 
 def _nested(text: str, depth: int) -> list[list[str]]:
@@ -225,7 +279,7 @@ def _nested(text: str, depth: int) -> list[list[str]]:
         c = text[i]
         try:
             if c == "$" and text.startswith("$(", i):
-                end = _balanced(text, i + 2, n)
+                end, _ = _balanced(text, i + 2, n)
                 out += commands(text[i + 2 : end - 1], depth + 1)
                 i = end
                 continue
@@ -235,7 +289,7 @@ def _nested(text: str, depth: int) -> list[list[str]]:
                 i = end
                 continue
             if c in "<>" and text.startswith("(", i + 1):
-                end = _balanced(text, i + 2, n)
+                end, _ = _balanced(text, i + 2, n)
                 out += commands(text[i + 2 : end - 1], depth + 1)
                 i = end
                 continue
@@ -282,16 +336,21 @@ def _commands_of(line: str, seg: _seg.Segment, depth: int) -> list[list[str]]:
 _KEYWORDS = frozenset(("then", "do", "else", "elif", "fi", "done", "esac", "in", "}", "!", "time", "function"))
 
 
+_EXECUTING = (
+    (CMDSUB, "command substitution"),
+    (PROCSUB, "process substitution"),
+    (ARITH, "arithmetic expansion"),
+    (EVAL, "indirect or prompt expansion"),
+    (ANSI_C, "$'...' quoting"),
+)
+
+
 def _unattested(parsed: _seg.Line) -> str:
     if not parsed.ok:
         return "the line does not parse"
-    f = parsed.flags
-    if f & CMDSUB:
-        return "command substitution"
-    if f & PROCSUB:
-        return "process substitution"
-    if f & ANSI_C:
-        return "$'...' quoting"
+    for flag, what in _EXECUTING:  # at any depth: the lexer records nested constructs
+        if parsed.flags & flag:
+            return what
     if parsed.heredoc:
         return "here-document"
     for seg in parsed.segments():
@@ -309,29 +368,39 @@ def evaluate(
     parsed: _seg.Line,
     line: str,
     plans: list[tuple[_seg.Segment, _Plan]],
+    transparent: _Prefixes = (),
 ) -> tuple[str, str]:
-    """``(verdict, reason)`` for ``line``: verdict is ``allow``, ``ask`` or ``deny``."""
+    """``(verdict, reason)`` for ``line``: verdict is ``allow``, ``ask`` or ``deny``.
+
+    Deny and ask rules match when they match any form of any command on the line (literal,
+    resolved, rewritten, nested); an allow needs, for every top-level segment, an allow
+    rule matching its literal form and one matching its fully resolved form.
+    """
     if not (perms.allow or perms.ask or perms.deny or perms.broken):
         return "ask", "no permission rule applies (default: ask)"
-    tops: list[tuple[str, list[str]]] = []  # (segment text, forms)
+    tops: list[tuple[str, list[str], list[str]]] = []  # (segment text, literal forms, resolved forms)
     extra: list[str] = []  # forms that may deny or ask but never allow
     for seg, plan in plans:
         text = _norm([line[t.start : t.end] for t in seg.tokens])
         if seg.opaque:
             for cmd in _commands_of(line, seg, 0):
-                extra += _value_forms(cmd)
-            tops.append((text, []))
+                extra += _value_forms(cmd, transparent)
+            tops.append((text, [], []))
             continue
-        forms = _forms(line, seg)
+        literal, resolved = _forms(line, seg, transparent)
         for t in seg.tokens:
             if t.kind == WORD and t.flags & (CMDSUB | PROCSUB):
                 for cmd in _nested(line[t.start : t.end], 0):
-                    extra += _value_forms(cmd)
+                    extra += _value_forms(cmd, transparent)
         if plan.edit is not None:
             start, end, new = plan.edit
             extra.append(_norm([line[seg.start : start] + new + line[end : seg.end]]))
-        tops.append((text, forms))
-    every = [f for _, forms in tops for f in forms] + extra
+        tops.append((text, literal, resolved))
+    for t in parsed.tokens:
+        if t.kind == BODY:  # an unquoted here-document body runs its substitutions
+            for cmd in _nested(t.value, 0):
+                extra += _value_forms(cmd, transparent)
+    every = [f for _, lit, res in tops for f in lit + res] + extra
     for pat in perms.deny:
         for f in every:
             if matches(pat, f, broad=True):
@@ -341,23 +410,17 @@ def evaluate(
             if matches(pat, f, broad=True):
                 return "ask", f"ask rule Bash({pat}) matches `{f}`"
     if perms.broken:
-        return "ask", f"settings file unreadable ({perms.broken}): never auto-allowed"
+        return "ask", f"settings cannot be evaluated (unreadable or malformed: {perms.broken}): never auto-allowed"
     why = _unattested(parsed)
     if why:
         return "ask", f"cannot be checked statically ({why}): never auto-allowed"
-    for text, forms in tops:
-        if not any(matches(p, f) for p in perms.allow for f in forms[:2]):
+    for text, literal, resolved in tops:
+        if not any(matches(p, f) for p in perms.allow for f in literal):
             return "ask", f"no allow rule for `{text}`"
+        if resolved and not any(matches(p, resolved[-1]) for p in perms.allow):
+            return "ask", f"no allow rule for `{resolved[-1]}` (`{text}` resolved)"
     return "allow", "every segment matches an allow rule"
 
 
-def _value_forms(values: list[str]) -> list[str]:
-    if not values:
-        return []
-    forms = [_norm(values)]
-    simple = _seg.peel(values)
-    if 0 < simple.at < len(values):
-        forms.append(_norm(values[simple.at :]))
-    if simple.at < len(values):
-        forms.append(_norm([_seg.tool_name(values[simple.at]), *values[simple.at + 1 :]]))
-    return forms
+def _value_forms(values: list[str], transparent: _Prefixes = ()) -> list[str]:
+    return [_norm(values), *_resolved(values, transparent)] if values else []

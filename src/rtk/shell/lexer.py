@@ -13,7 +13,16 @@ Kinds: ``word``; ``op`` (``&&`` ``||`` ``;`` ``&`` newline ``;;`` ``;&`` ``;;&``
 ``(`` and ``)``; ``comment``; and ``bad``, which covers the rest of the line after an
 unterminated quote or substitution. Words that hold ``$(...)``, backticks, ``$((...))``,
 ``${...}``/``$var``, ``$'...'`` or process substitution ``<(...)`` are single words
-carrying the matching flag: the lexer never looks inside them beyond finding their end.
+carrying the matching flag.
+
+Nested constructs are recorded at any depth: while finding the end of ``${...}``,
+``$((...))``/``$[...]``, double quotes and here-string words, every substitution met
+inside adds its flag to the word (``${x:-$(cmd)}`` is ``EXPAND | CMDSUB``). Inside
+``${...}`` the lexer also flags what evaluates a value as code: a non-literal array
+subscript or substring offset (arithmetic: ``ARITH``), ``${!name}`` indirection and
+``${x@P}`` prompt expansion (``EVAL``); inside a double-quoted ``${...}``, single
+quotes do not quote, so a ``$`` or backtick there counts as ``CMDSUB``.
+``EXECUTES`` holds every flag of a construct that can run code.
 """
 
 from __future__ import annotations
@@ -38,6 +47,9 @@ ARITH = 16  # $((...))
 PROCSUB = 32  # <(...) or >(...)
 GLOB = 64  # unquoted * ? [
 ESCAPED = 128  # a backslash escape
+EVAL = 256  # ${!name} indirection, ${x@P} prompt expansion: a value evaluated as code
+# Constructs that can run code (a command, or arithmetic with side effects), at any depth.
+EXECUTES = CMDSUB | PROCSUB | ARITH | EVAL
 
 _META = frozenset(" \t\n;&|<>()")
 # Characters that end a run of plain word characters.
@@ -191,7 +203,7 @@ def _operator(s: str, i: int, n: int) -> tuple[int, Token]:
     if c == ")":
         return i + 1, Token(CLOSE, i, i + 1, ")")
     if nxt == "(":  # <(...) or >(...): process substitution, one word
-        end = _balanced(s, i + 2, n)
+        end, _ = _balanced(s, i + 2, n)
         return end, Token(WORD, i, end, s[i:end], PROCSUB)
     if c == "<":
         if nxt == "<":
@@ -289,7 +301,7 @@ def _dquote(s: str, i: int, n: int, parts: list[str]) -> tuple[int, int]:
                 parts.append("\\")
                 i += 1
         elif c == "$":
-            j, f = _dollar(s, i, n)
+            j, f = _dollar(s, i, n, True)
             parts.append(s[i:j])
             flags |= f
             i = j
@@ -325,38 +337,20 @@ def _ansi_c(s: str, i: int, n: int, parts: list[str]) -> int:
             i += 1
 
 
-def _dollar(s: str, i: int, n: int) -> tuple[int, int]:
-    """At ``$``: return the end of the expansion and its flags (``$`` alone is literal)."""
+def _dollar(s: str, i: int, n: int, dq: bool = False) -> tuple[int, int]:
+    """At ``$``: the end of the expansion and its flags, nested ones included (``$`` alone is literal)."""
     nxt = s[i + 1] if i + 1 < n else ""
     if nxt == "(":
         if i + 2 < n and s[i + 2] == "(":
-            return _balanced(s, i + 2, n), ARITH | EXPAND
-        return _balanced(s, i + 2, n), CMDSUB
+            end, f = _balanced(s, i + 2, n)
+            return end, ARITH | EXPAND | f
+        end, _ = _balanced(s, i + 2, n)
+        return end, CMDSUB
+    if nxt == "[":  # $[...]: bash's old arithmetic expansion
+        end, f = _balanced(s, i + 2, n, "]")
+        return end, ARITH | EXPAND | f
     if nxt == "{":
-        depth = 1
-        j = i + 2
-        while j < n:
-            c = s[j]
-            if c == "\\":
-                j += 2
-                continue
-            if c == "'" or c == '"':
-                q = s.find(c, j + 1)
-                if q < 0:
-                    raise _Bad(j)
-                j = q + 1
-                continue
-            if c == "$" and j + 1 < n and s[j + 1] in "({":
-                j, _ = _dollar(s, j, n)
-                continue
-            if c == "{":
-                depth += 1
-            elif c == "}":
-                depth -= 1
-                if depth == 0:
-                    return j + 1, EXPAND
-            j += 1
-        raise _Bad(i)
+        return _brace(s, i + 2, n, dq)
     if nxt.isalpha() or nxt == "_":
         j = i + 2
         while j < n and (s[j].isalnum() or s[j] == "_"):
@@ -365,6 +359,79 @@ def _dollar(s: str, i: int, n: int) -> tuple[int, int]:
     if nxt and (nxt.isdigit() or nxt in "?#@*$!-"):
         return i + 2, EXPAND
     return i + 1, 0
+
+
+def _name_end(s: str, j: int, n: int) -> int:
+    while j < n and (s[j].isalnum() or s[j] == "_"):
+        j += 1
+    return j
+
+
+def _brace(s: str, j: int, n: int, dq: bool) -> tuple[int, int]:
+    """``${...}`` whose body starts at ``j``: (end, flags of everything in it)."""
+    flags = EXPAND
+    if j < n and s[j] == "!":  # ${!name} is indirection; ${!prefix*} and ${!name[@]} list names
+        k = _name_end(s, j + 1, n)
+        tail = s[k : k + 4]
+        if not (tail.startswith(("*}", "@}", "[@]}", "[*]}"))):
+            flags |= EVAL
+        j += 1
+    elif j + 1 < n and s[j] == "#" and s[j + 1] != "}":
+        j += 1  # ${#name}: length
+    k = _name_end(s, j, n)
+    if k == j and k < n and s[k] in "@*#?-$!0123456789":
+        k += 1
+    j = k
+    if j < n and s[j] == "[":  # a subscript is arithmetic unless it is literal
+        end, f = _balanced(s, j + 1, n, "]")
+        sub = s[j + 1 : end - 1]
+        if sub not in ("@", "*") and not sub.removeprefix("-").isdigit():
+            flags |= ARITH
+        flags |= f
+        j = end
+    if s.startswith("@P", j):
+        flags |= EVAL
+    offset = j + 1 if j + 1 < n and s[j] == ":" and s[j + 1] not in "-=?+" else -1  # ${x:off:len}
+    depth = 1
+    while j < n:
+        c = s[j]
+        if c == "\\":
+            j += 2
+        elif c == "'":
+            q = s.find("'", j + 1)
+            if q < 0:
+                raise _Bad(j)
+            if dq and ("$" in s[j:q] or "`" in s[j:q]):
+                flags |= CMDSUB  # single quotes do not quote inside "${...}"
+            j = q + 1
+        elif c == '"':
+            j, f = _dquote(s, j + 1, n, [])
+            flags |= f
+        elif c == "$":
+            if not dq and s.startswith("$'", j):
+                j = _ansi_c(s, j + 2, n, [])
+                flags |= ANSI_C
+                continue
+            end, f = _dollar(s, j, n, dq)
+            flags |= f
+            j = max(end, j + 1)
+        elif c == "`":
+            j = _backtick(s, j + 1, n)
+            flags |= CMDSUB
+        elif (c == "<" or c == ">") and s.startswith("(", j + 1):
+            j, _ = _balanced(s, j + 2, n)
+            flags |= PROCSUB
+        else:
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+                if depth == 0:
+                    if offset > 0 and s[offset:j].strip(" 0123456789:-"):
+                        flags |= ARITH
+                    return j + 1, flags
+            j += 1
+    raise _Bad(j)
 
 
 def _backtick(s: str, i: int, n: int) -> int:
@@ -380,9 +447,11 @@ def _backtick(s: str, i: int, n: int) -> int:
     raise _Bad(i)
 
 
-def _balanced(s: str, i: int, n: int) -> int:
-    """End (after the closing paren) of a ``(``-opened region whose body starts at ``i``."""
+def _balanced(s: str, i: int, n: int, close: str = ")") -> tuple[int, int]:
+    """End (after the closer) of a ``(``- or ``[``-opened region whose body starts at ``i``, and nested flags."""
+    opener = "(" if close == ")" else "["
     depth = 1
+    flags = 0
     while i < n:
         c = s[i]
         if c == "\\":
@@ -393,18 +462,23 @@ def _balanced(s: str, i: int, n: int) -> int:
                 raise _Bad(i)
             i = j + 1
         elif c == '"':
-            i, _ = _dquote(s, i + 1, n, [])
+            i, f = _dquote(s, i + 1, n, [])
+            flags |= f
         elif c == "`":
             i = _backtick(s, i + 1, n)
-        elif c == "(":
+            flags |= CMDSUB
+        elif c == "$" and i + 1 < n and s[i + 1] in "({[":
+            i, f = _dollar(s, i, n)
+            flags |= f
+        elif c == opener:
             depth += 1
             i += 1
-        elif c == ")":
+        elif c == close:
             depth -= 1
             i += 1
             if depth == 0:
-                return i
-        elif c == "#" and (s[i - 1] in " \t\n;&|("):
+                return i, flags
+        elif c == "#" and opener == "(" and (s[i - 1] in " \t\n;&|("):
             j = s.find("\n", i)
             if j < 0:
                 raise _Bad(i)

@@ -1,0 +1,89 @@
+"""Hook adapters and permission rules: nested executing constructs, malformed rules, project root from cwd."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from hookcases import AGENTS, BY_NAME, Agent, allow
+
+from rtk import config, hook
+from rtk.commands import doctor
+from rtk.rewrite import engine
+
+
+def answer(agent: Agent, command: str, cwd: str | None = None) -> dict[str, object] | None:
+    p = agent.payload()
+    agent.set_cmd(p, command)
+    if cwd is not None:
+        p["cwd"] = cwd
+    out, _err, _code = hook.run(agent.name, agent.flags, json.dumps(p).encode())
+    return json.loads(out) if out else None
+
+
+def decision(doc: dict[str, object] | None) -> object:
+    inner = doc.get("hookSpecificOutput") if doc else None
+    return inner.get("permissionDecision") if isinstance(inner, dict) else None
+
+
+@pytest.mark.parametrize("agent", [a for a in AGENTS if a.name != "claude"], ids=repr)
+def test_hooks_deny_of_the_wrong_type_means_nothing_is_allowed(agent: Agent, isolated_home: Path) -> None:
+    cfg = Path(os.environ["XDG_CONFIG_HOME"]) / "rtk" / "config.toml"
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text('[hooks]\nallow = ["git:*"]\ndeny = "git push:*"\n')
+    config.reset()
+    engine.reset()
+    ctx = hook.Context(agent.name, [])
+    for line in ("git push", "git status"):
+        d = ctx.decide(line, None)
+        assert d.verdict != "allow", (line, d)
+        assert "hooks.deny" in d.reason
+
+
+def test_claude_hook_never_allows_a_substitution_inside_an_expansion() -> None:
+    allow("claude", "git:*")
+    claude = BY_NAME["claude"]
+    assert decision(answer(claude, "git status")) == "allow"
+    doc = answer(claude, "git status ${x:-$(touch pwned)}")
+    assert decision(doc) == "ask", doc
+
+
+def test_claude_hook_finds_project_rules_from_a_subdirectory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CLAUDE_PROJECT_DIR", raising=False)
+    allow("claude", "git:*")
+    local = tmp_path / "proj" / ".claude" / "settings.local.json"
+    local.parent.mkdir(parents=True)
+    local.write_text(json.dumps({"permissions": {"deny": ["Bash(git push:*)"]}}))
+    sub = tmp_path / "proj" / "src" / "deep"
+    sub.mkdir(parents=True)
+    claude = BY_NAME["claude"]
+    assert answer(claude, "git push", cwd=str(sub)) is None  # denied: left to the host
+    assert decision(answer(claude, "git status", cwd=str(sub))) == "allow"
+
+
+def test_doctor_names_the_permission_key_that_cannot_be_evaluated(
+    tmp_path: Path, isolated_home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bad = isolated_home / ".claude" / "settings.json"
+    bad.parent.mkdir(parents=True, exist_ok=True)
+    bad.write_text(json.dumps({"permissions": {"allow": ["Bash(git:*)"], "deny": "Bash(git push:*)"}}))
+    cfg = Path(os.environ["XDG_CONFIG_HOME"]) / "rtk" / "config.toml"
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text('[hooks]\nask = "git push"\n')
+    config.reset()
+    monkeypatch.chdir(tmp_path)
+    assert doctor.main(["--agent", "claude"]) == 1
+    out = capsys.readouterr().out
+    assert f"{bad}: permissions.deny is a str, not a list" in out
+    assert "hooks.ask must be a list of strings" in out
+
+
+def test_doctor_is_quiet_about_well_formed_permissions(
+    tmp_path: Path, isolated_home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    allow("claude", "git status")
+    monkeypatch.chdir(tmp_path)
+    doctor.main(["--agent", "claude"])
+    assert "cannot be evaluated" not in capsys.readouterr().out
