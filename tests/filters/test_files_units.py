@@ -8,14 +8,8 @@ import pytest
 
 from fixturelib import FIXTURES, keeper
 from rtk import pipeline
+from rtk.filters.files import diff, env, find, grep, http, tree, wc
 from rtk.filters.files import paths as _paths
-from rtk.filters.files import diff
-from rtk.filters.files import env
-from rtk.filters.files import find
-from rtk.filters.files import grep
-from rtk.filters.files import http
-from rtk.filters.files import tree
-from rtk.filters.files import wc
 
 
 def test_fold_is_exact() -> None:

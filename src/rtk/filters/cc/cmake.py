@@ -9,8 +9,8 @@ failing ones printed with that output, bounded. Dashboard modes, listings
 from __future__ import annotations
 
 from rtk.filterapi import LineFilter, Spec
-from rtk.filters.diagnostics import BoundedBuffer, Limits
 from rtk.filters.cc.cc import CcBuild
+from rtk.filters.diagnostics import BoundedBuffer, Limits
 from rtk.text import plural
 
 COMMANDS = ("cmake", "ctest")

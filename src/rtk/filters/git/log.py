@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from rtk import options
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.git import diff as _gitdiff
 from rtk.filters.git import ENV
+from rtk.filters.git import diff as _gitdiff
 from rtk.text import split_lines
 
 _MONTHS = {

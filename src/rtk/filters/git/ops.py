@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 
 from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.filters.git import ENV, _upstream, status, unquote_path
 from rtk.filters.git import diff as _gitdiff
 from rtk.filters.git import diffstat as _gitstat
-from rtk.filters.git import ENV, _upstream, status, unquote_path
 from rtk.text import split_lines
 
 _HELP = ("-h", "--help")

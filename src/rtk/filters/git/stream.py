@@ -12,8 +12,8 @@ that says what happened.
 from __future__ import annotations
 
 from rtk.filterapi import LineFilter, Spec
-from rtk.filters.git import diffstat as _gitstat
 from rtk.filters.git import ENV, status
+from rtk.filters.git import diffstat as _gitstat
 
 # Progress and transfer statistics: noise once the command is over.
 _PROGRESS = (

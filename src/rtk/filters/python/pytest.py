@@ -13,8 +13,8 @@ import re
 
 from rtk import config
 from rtk.filterapi import LineFilter, Spec, Unrecognized
-from rtk.filters.python.launch import tool_args, tool_label
 from rtk.filters.python.failures import Block, Warnings
+from rtk.filters.python.launch import tool_args, tool_label
 
 COMMANDS = ("pytest", "py.test")
 
