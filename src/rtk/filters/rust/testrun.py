@@ -9,7 +9,7 @@ standard library and of dependencies are counted, not shown.
 from __future__ import annotations
 
 from rtk.filters.diagnostics import BoundedBuffer
-from rtk.filters.rust.cargo import CargoBuild
+from rtk.filters.rust.build import CargoBuild
 from rtk.text import plural
 
 _STD_PATHS = ("/rustc/", "/.cargo/registry/", "/.cargo/git/", "/.rustup/toolchains/", "/library/std/", "/library/core/")
