@@ -10,7 +10,7 @@ from helpers import loaded, stub_tool
 # Never on the path of a filtered command: each costs milliseconds at import time.
 FORBIDDEN = {
     "re", "enum", "typing", "subprocess", "argparse", "sqlite3", "tomllib", "json", "dataclasses",
-    "signal", "shlex", "logging", "importlib.metadata", "fcntl", "rtk.filters.ls", "rtk.tracking.db",
+    "signal", "shlex", "logging", "importlib.metadata", "fcntl", "rtk.filters.files.ls", "rtk.tracking.db",
 }  # fmt: skip
 
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import os
 
+from rtk.agents._adapt import OWN_RULES as OWN_RULES
+from rtk.agents._adapt import Answer as Answer
+from rtk.agents._adapt import Context as Context
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-
-    from rtk.rewrite.engine import Decision
 
 # hook name -> adapter module (rtk.agents.<module>) with ``handle(payload, ctx) -> Answer``
 ADAPTERS: dict[str, str] = {
@@ -35,8 +37,6 @@ ADAPTERS: dict[str, str] = {
 }
 # The no-op answer of hosts that want JSON on every path (the others want nothing).
 NOOP: dict[str, bytes] = {"cursor": b"{}\n", "gemini": b"{}\n", "cline": b'{"cancel":false}\n'}
-# The hosts whose permission files the rewrite engine reads itself.
-OWN_RULES = frozenset(("claude",))
 
 MAX_STDIN = 8 * 1024 * 1024
 STDIN_SECONDS = 3.0
@@ -51,38 +51,7 @@ Prints the agent's answer: the tool input with `command` replaced by its rtk for
 the agent's no-op. Always exits 0 (windsurf/kiro --block: exit 2 with a suggestion).
 Installed by `rtk init`; see docs/agents.md. RTK_HOOK_DEBUG=1 prints errors on stderr."""
 
-# (stdout object or None, stderr text, exit code)
-Answer = tuple[object, str, int]
 NOTHING: Answer = (None, "", 0)
-
-
-class Context:
-    """What an adapter may ask for: the flags of its hook command and the rewrite decision."""
-
-    __slots__ = ("agent", "flags")
-
-    def __init__(self, agent: str, flags: list[str]) -> None:
-        self.agent = agent
-        self.flags = flags
-
-    def decide(self, command: str, cwd: str | None) -> Decision:
-        from rtk.rewrite.engine import decide
-        from rtk.rewrite.launch import current
-
-        if self.agent in OWN_RULES:
-            return decide(command, agent=self.agent, cwd=cwd, launch=current())
-        from rtk import config
-        from rtk.rewrite.permissions import Permissions
-
-        conf = config.load(report=False)  # a config problem must not print on a hook's stderr
-        broken = "; ".join(p for p in config.problems() if permission_problem(p))
-        rules = Permissions(conf["hooks.allow"], conf["hooks.ask"], conf["hooks.deny"], broken)
-        return decide(command, agent=None, cwd=cwd, permissions=rules, launch=current())
-
-
-def permission_problem(problem: str) -> bool:
-    """A config problem that drops ``hooks.allow``/``ask``/``deny``: nothing is auto-allowed then."""
-    return any(f"hooks.{k} must be" in problem for k in ("allow", "ask", "deny"))
 
 
 def parse(raw: bytes) -> Any:
@@ -174,10 +143,6 @@ def main(args: list[str]) -> int:
         _write(1, (HELP + "\n").encode())
         return 0
     agent, flags = args[0], args[1:]
-    if agent == "check":
-        from rtk.commands.hook_check import main as check
-
-        return check(flags)
     try:
         raw = read_stdin()
     except BaseException:

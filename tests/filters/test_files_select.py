@@ -87,7 +87,7 @@ def test_engine_and_argv(argv: list[str], name: str, run: list[str] | None) -> N
 
 
 def test_grep_short_flags_keep_their_meaning() -> None:
-    from rtk.filters.grep import _parse
+    from rtk.filters.files.grep import _parse
 
     o = _parse("grep", ["-rn", "x"])
     assert o is not None and o.patterns == ["x"]  # -rn is two flags, never the pattern "n"

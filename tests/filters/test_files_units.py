@@ -8,7 +8,8 @@ import pytest
 
 from fixturelib import FIXTURES, keeper
 from rtk import pipeline
-from rtk.filters import _paths, diff, env, find, grep, http, tree, wc
+from rtk.filters.files import diff, env, find, grep, http, tree, wc
+from rtk.filters.files import paths as _paths
 
 
 def test_fold_is_exact() -> None:

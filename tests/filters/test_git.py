@@ -6,7 +6,11 @@ import pytest
 
 from rtk import filters
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters import _gitdiff, _gitlog, _gitops, _gitstat, _gitstream
+from rtk.filters.git import diff as _gitdiff
+from rtk.filters.git import diffstat as _gitstat
+from rtk.filters.git import log as _gitlog
+from rtk.filters.git import ops as _gitops
+from rtk.filters.git import stream as _gitstream
 
 
 def spec(*argv: str) -> Spec | None:

@@ -12,7 +12,9 @@ import pytest
 
 from rtk import filters
 from rtk.filterapi import Unrecognized
-from rtk.filters import _jsrunners, jstest, tsc
+from rtk.filters.js import reporters as _jsrunners
+from rtk.filters.js import test as jstest
+from rtk.filters.js import tsc
 
 TESTS = Path(__file__).resolve().parent.parent
 

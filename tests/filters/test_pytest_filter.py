@@ -13,7 +13,7 @@ import pytest
 from fixturelib import FIXTURES
 from rtk import config, filters
 from rtk.filterapi import Unrecognized
-from rtk.filters.pytest import PytestStream
+from rtk.filters.python.pytest import PytestStream
 from rtk.text import clean, decode, split_lines
 
 

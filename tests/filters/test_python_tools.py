@@ -7,7 +7,7 @@ import pytest
 from fixturelib import FIXTURES
 from rtk import filters
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters import pip, uv
+from rtk.filters.python import pip, uv
 from rtk.text import clean, decode
 
 

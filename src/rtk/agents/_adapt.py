@@ -1,4 +1,4 @@
-"""Helpers shared by the hook adapters: find the shell command, copy the tool input, build answers."""
+"""The hook adapters' shared front: the Context they get, find the shell command, copy the tool input, answer."""
 
 from __future__ import annotations
 
@@ -8,10 +8,46 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from rtk.hook import Answer, Context
     from rtk.rewrite.engine import Decision
 
 REASON = "rtk: rewrote to token-optimised equivalent"
+
+# The hosts whose permission files the rewrite engine reads itself.
+OWN_RULES = frozenset(("claude",))
+
+# (stdout object or None, stderr text, exit code)
+Answer = tuple[object, str, int]
+
+
+class Context:
+    """What an adapter may ask for: the flags of its hook command and the rewrite decision."""
+
+    __slots__ = ("agent", "flags")
+
+    def __init__(self, agent: str, flags: list[str]) -> None:
+        self.agent = agent
+        self.flags = flags
+
+    def decide(self, command: str, cwd: str | None) -> Decision:
+        from rtk.rewrite.engine import decide
+        from rtk.rewrite.launch import current
+
+        if self.agent in OWN_RULES:
+            return decide(command, agent=self.agent, cwd=cwd, launch=current())
+        from rtk import config
+        from rtk.rewrite.permissions import Permissions
+
+        conf = config.load(report=False)  # a config problem must not print on a hook's stderr
+        broken = "; ".join(p for p in config.problems() if permission_problem(p))
+        rules = Permissions(conf["hooks.allow"], conf["hooks.ask"], conf["hooks.deny"], broken)
+        return decide(command, agent=None, cwd=cwd, permissions=rules, launch=current())
+
+
+def permission_problem(problem: str) -> bool:
+    """A config problem that drops ``hooks.allow``/``ask``/``deny``: nothing is auto-allowed then."""
+    return any(f"hooks.{k} must be" in problem for k in ("allow", "ask", "deny"))
+
+
 NOTHING: Answer = (None, "", 0)
 
 

@@ -1,1 +1,1 @@
-"""rtk's own commands, one module each; the table of them is ``rtk.__main__.COMMANDS``."""
+"""rtk's own commands, one module each; the table of them is ``rtk.COMMANDS``."""

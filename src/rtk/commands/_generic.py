@@ -216,7 +216,8 @@ def test_output(argv: list[str], output: str, exit_code: int) -> str | Filtered 
 
 
 def _js_parsers() -> list[tuple[re.Pattern[str], FilterFunc]]:
-    from rtk.filters import _jsrunners, jstest
+    from rtk.filters.js import reporters as _jsrunners
+    from rtk.filters.js import test as jstest
 
     return [
         (re.compile(r"^\s*Test Files\s+\d"), jstest.vitest),

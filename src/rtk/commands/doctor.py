@@ -82,7 +82,7 @@ def permission_problems(cwd: str | None = None) -> list[str]:
     import os
 
     from rtk import config
-    from rtk.hook import permission_problem
+    from rtk.agents._adapt import permission_problem
     from rtk.rewrite import permissions
 
     out: list[str] = []

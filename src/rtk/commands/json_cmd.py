@@ -39,7 +39,7 @@ def main(args: list[str]) -> int:
     depth = a.number("json", "depth")
     raw = read_input("json", name)
     from rtk import config, pipeline, tee
-    from rtk.filters import _jsonview
+    from rtk.filters import jsonview as _jsonview
     from rtk.text import decode
 
     raw_text = decode(raw)

@@ -162,7 +162,7 @@ def _rtk(text: str, argv: list[str], cls: engine.Classification) -> Seg:
     if not rest or rest[0] in MANAGEMENT or rest[0].startswith("-"):
         return Seg("ignored", text, rest, "rtk", "rtk", cls)
     tool = _seg.tool_name(rest[0])
-    from rtk.__main__ import COMMANDS
+    from rtk import COMMANDS
 
     if tool in COMMANDS:  # rtk read / json / log...: the command is its own tracking name
         return Seg("rtk", text, rest, tool, tool, cls, tool)

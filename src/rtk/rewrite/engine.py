@@ -132,7 +132,7 @@ class Registry:
         return word in FAMILIES
 
     def command(self, word: str) -> bool:
-        from rtk.__main__ import COMMANDS
+        from rtk import COMMANDS
 
         return word in COMMANDS
 

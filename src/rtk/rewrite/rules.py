@@ -13,7 +13,7 @@ analysis reports), its status and how it may sit in a pipeline:
   ``final`` (may be the last stage of a pipeline), ``both``, or ``none``.
 - ``kind``: where the rtk side lives. ``family``: a filter family registered in
   ``rtk.filters.FAMILIES`` under the tool word; ``command``: one of rtk's own
-  commands (``rtk.__main__.COMMANDS``, e.g. ``read``); ``toml``: a TOML filter
+  commands (``rtk.COMMANDS``, e.g. ``read``); ``toml``: a TOML filter
   (``rtk.dsl.lookup.has_filter``); ``family|toml``: either.
 - ``alt``: another rtk command that accepts the whole raw command after it
   (``eslint .`` -> ``rtk lint eslint .``) when the tool word itself is not registered.

@@ -1,0 +1,1 @@
+"""The C/C++ family: make and the compilers, cmake --build and ctest."""

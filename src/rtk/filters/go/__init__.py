@@ -1,0 +1,1 @@
+"""The Go family: go test/build/vet and golangci-lint."""

@@ -1,0 +1,1 @@
+"""The JavaScript/TypeScript family: package managers, test runners, linters, builds, tsc."""
