@@ -33,7 +33,7 @@ def test_unknown_tool_imports_no_filter(tmp_path: Path) -> None:
 REWRITE_MODULES = {
     "__future__", "rtk", "rtk.__main__", "rtk.filters", "rtk.paths", "rtk.rewrite", "rtk.rewrite.cli",
     "rtk.rewrite.engine", "rtk.rewrite.launch", "rtk.rewrite.matching", "rtk.rewrite.permissions",
-    "rtk.rewrite.rules", "rtk.shell", "rtk.shell.lexer", "rtk.shell.segments",
+    "rtk.rewrite.rules", "rtk.shell", "rtk.shell.lexer", "rtk.shell.segments", "rtk.shell.simple",
 }  # fmt: skip
 
 

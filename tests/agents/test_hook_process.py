@@ -83,7 +83,7 @@ HOOK_CLAUDE_MODULES = {
     "__future__", "_json", "select", "rtk", "rtk.__main__", "rtk._fastjson", "rtk.agents", "rtk.agents._adapt",
     "rtk.agents.claude", "rtk.filters", "rtk.hook", "rtk.paths", "rtk.rewrite", "rtk.rewrite.engine",
     "rtk.rewrite.launch", "rtk.rewrite.matching", "rtk.rewrite.permissions", "rtk.rewrite.rules", "rtk.shell",
-    "rtk.shell.lexer", "rtk.shell.segments",
+    "rtk.shell.lexer", "rtk.shell.segments", "rtk.shell.simple",
 }  # fmt: skip
 
 

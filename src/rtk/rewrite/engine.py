@@ -1,35 +1,13 @@
 """The rewrite engine: the decision for a command line, and command classification.
 
-API (used by ``rtk rewrite``, the agent hooks and history analysis)::
-
-    decide(line, *, agent="claude", cwd=None, permissions=None) -> Decision
-        Decision.rewritten   the rewritten line, or None when nothing is rewritten
-        Decision.verdict     "allow" | "ask" | "deny" | "none"
-        Decision.reason      one line saying why
-        Decision.permission  the permission verdict alone: "allow" | "ask" | "deny"
-        Decision.exit_code   the ``rtk rewrite`` contract: allow 0, none 1, deny 2, ask 3
-
-    rewrite(line) -> str | None                  the rewrite alone, no permission check
-    classify(command, *, active_only=True) -> Classification
-        .kind "supported" | "unsupported" | "ignored"; for supported: .rtk ("rtk git"),
-        .category, .savings (percent, 0 for passthrough), .status, .rule; .reason always
-    classify_line(line) -> list[Classification]  one per segment of a compound line
-    classify_segments(line) -> list[(text, words, Classification)]  the same, with each
-        segment's text and its words as the shell passes them (history analysis)
-
-``verdict`` is ``deny`` when a deny rule matches any segment (nothing is rewritten
-then: rtk never turns a denied command into an allowed one), ``none`` when nothing
-is rewritten, else ``allow`` when every segment of the line matches an allow rule
-and the line can be attested statically, else ``ask``. ``agent="claude"`` reads the
-Claude Code settings files (see :mod:`rtk.rewrite.permissions`); pass
-``permissions=Permissions(allow=[...], ask=[...], deny=[...])`` to use another host's
-rules, or ``agent=None`` for none (every rewrite is then ``ask``).
-
-Rewriting only inserts ``rtk `` before a command word (after env assignments and
-wrappers such as ``timeout 30``; inside ``uv run``/``poetry run``/``bundle exec``/
-``pnpm exec`` right before the tool), except three forms that rtk's ``read``
-command serves byte-faithfully: ``cat [-n] FILE``, ``head -N FILE``, ``tail -N FILE``.
-Everything else on the line is copied as it was.
+API (``decide``, ``rewrite``, ``classify``, ``classify_line``, ``classify_segments``) and
+the rules it applies are documented in docs/rewrite.md. In short: ``decide(line)`` gives a
+:class:`Decision` (``rewritten``, ``verdict`` allow/ask/deny/none, ``reason``,
+``permission``, ``exit_code``); a deny rule on any segment means nothing is rewritten;
+``allow`` needs an allow rule for every segment and a line that can be attested
+statically. Rewriting only inserts ``rtk `` before a command word (after env assignments
+and wrappers), except the ``cat``/``head``/``tail`` forms that ``rtk read`` serves
+byte-faithfully; everything else on the line is copied as it was.
 """
 
 from __future__ import annotations
