@@ -97,3 +97,19 @@ def test_disabled_filter_in_config_runs_raw(tmp_path: Path) -> None:
     stub_tool(tmp_path, "git", "printf 'On branch main\\n\\nnothing to commit, working tree clean\\n'")
     p = run("git", "status", env=dict(os.environ, PATH=path_with(tmp_path / "bin")))
     assert p.stdout == "On branch main\n\nnothing to commit, working tree clean\n"
+
+
+ODD = b"\xff".decode("utf-8", "surrogateescape")  # a byte that is not UTF-8, as Python passes it on
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [""], ["", "x"], ["-v", ""], ["--", ""], ["--"], ["-"], [" "], ["/"], [ODD], ["git", ODD], ["ls", ""],
+        ["git", ""], ["test", ""], ["err", "--"], ["summary", "", "x"], ["proxy", ""], ["read", ""], ["json", ""],
+        ["hook", ""], ["rewrite", ""], ["rewrite", ODD], ["config", ""], ["filters", ""], ["log", ""], ["echo", ODD],
+    ],
+)  # fmt: skip
+def test_odd_argument_lists_get_an_error_line_or_run(args: list[str], tmp_path: Path) -> None:
+    p = subprocess.run(rtk_argv(*args), capture_output=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
+    assert b"Traceback" not in p.stderr and b"internal error" not in p.stderr, p.stderr

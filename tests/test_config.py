@@ -114,3 +114,126 @@ def test_every_default_round_trips_through_the_init_file() -> None:
 
     values, problems = config.validate(tomllib.loads(uncommented), "x")
     assert problems == [] and values == config.defaults()
+
+
+# -- fail open: no config file, however broken, stops a command (issue 12, item 5) ---------------
+
+BROKEN = {
+    "latin1": b"# caf\xe9\n[tee]\nmax_files = 3\n",
+    "huge-int": b"[limits]\ngrep_max_results = " + b"9" * 5000 + b"\n",
+    "deep-arrays": b"x = " + b"[" * 10000 + b"]" * 10000 + b"\n",
+}
+
+
+def write_bytes(data: bytes) -> Path:
+    p = cfg_path()
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_bytes(data)
+    config.reset()
+    return p
+
+
+@pytest.mark.parametrize(
+    ("name", "why"), [("latin1", "not UTF-8"), ("huge-int", "digits"), ("deep-arrays", "nested too deeply")]
+)
+def test_undecodable_or_pathological_file_gives_defaults_and_one_line(
+    name: str, why: str, capfd: pytest.CaptureFixture[str]
+) -> None:
+    p = write_bytes(BROKEN[name])
+    assert config.load() == config.defaults()
+    _, err = capfd.readouterr()
+    assert err.count("\n") == 1 and f"rtk: config {p}: " in err and why in err and "using defaults" in err
+    assert config.problems() == [err.strip()]
+
+
+def test_file_over_the_size_cap_is_not_parsed(capfd: pytest.CaptureFixture[str]) -> None:
+    p = write_bytes(b"[tee]\nmax_files = 3\n" + b"#" * config.MAX_FILE_BYTES)
+    assert config.get("tee.max_files") == 20
+    _, err = capfd.readouterr()
+    assert err.count("\n") == 1 and f"{p}: larger than {config.MAX_FILE_BYTES} bytes" in err
+
+
+def test_directory_or_fifo_in_place_of_the_file(capfd: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    p = cfg_path()
+    p.mkdir(parents=True)
+    config.reset()
+    assert config.load() == config.defaults()
+    _, err = capfd.readouterr()
+    assert err.splitlines() == [f"rtk: config {p}: not a regular file; using defaults"]
+    p.rmdir()
+    os.mkfifo(p)  # opening it would block until a writer comes: run in a child with a timeout
+    (tmp_path / "kept.txt").write_text("x\n")
+    r = subprocess.run(rtk_argv("ls", str(tmp_path)), capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "kept.txt" in r.stdout
+    assert r.stderr.splitlines() == [f"rtk: config {p}: not a regular file; using defaults"]
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN))
+def test_broken_config_never_stops_a_filtered_command(name: str, tmp_path: Path) -> None:
+    """The command runs, its output and exit code come through, one line names the file."""
+    p = write_bytes(BROKEN[name])
+    (tmp_path / "kept.txt").write_text("x\n")
+    r = subprocess.run(
+        rtk_argv("ls", str(tmp_path), str(tmp_path / "missing")), capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 2  # ls: a missing operand
+    assert "kept.txt" in r.stdout and "Traceback" not in r.stderr
+    assert [ln for ln in r.stderr.splitlines() if "rtk: config" in ln] == [
+        next(ln for ln in r.stderr.splitlines() if ln.startswith(f"rtk: config {p}: "))
+    ]
+    rw = subprocess.run(rtk_argv("rewrite", "git status"), capture_output=True, text=True, timeout=60)
+    assert rw.stdout.strip() == "rtk git status" and "Traceback" not in rw.stderr
+
+
+def test_integer_beyond_the_cap_is_rejected_without_echoing_it(capfd: pytest.CaptureFixture[str]) -> None:
+    """4,000 digits parse, but overflow C sizes and time arithmetic (history_days * 86400)."""
+    p = write("[tracking]\nhistory_days = " + "9" * 4000 + f"\n[limits]\nbuffer_max_bytes = {config.MAX_INT}\n")
+    assert config.get("tracking.history_days") == 90
+    assert config.get("limits.buffer_max_bytes") == config.MAX_INT  # the cap itself is allowed
+    _, err = capfd.readouterr()
+    assert err.count("\n") == 1 and f"{p}: tracking.history_days must be an integer (0 or more)" in err
+    assert "about 4000 digits" in err and len(err) < 300
+
+
+def test_nul_character_in_a_string_is_rejected(capfd: pytest.CaptureFixture[str]) -> None:
+    """A NUL in a path raises ValueError (not OSError) wherever the path is used."""
+    write('[tee]\ndirectory = "a\\u0000b"\n[hooks]\nexclude_commands = ["git\\u0000push", "ok"]\n')
+    assert config.get("tee.directory") == "" and config.get("hooks.exclude_commands") == []
+    _, err = capfd.readouterr()
+    assert "tee.directory must be a string without NUL characters" in err
+    assert "hooks.exclude_commands must be a list of strings, without NUL characters" in err
+
+
+def _cache() -> Path:
+    return Path(paths.data_dir()) / "config.cache"
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["truncated", "garbage", "wrong-type", "missing-key", "not-a-tuple", "bad-mode"],
+)
+def test_damaged_or_poisoned_cache_is_ignored(damage: str) -> None:
+    import marshal
+
+    write("[tee]\nmax_files = 4\n")
+    assert config.get("tee.max_files") == 4  # writes the cache
+    key, values, problems = marshal.loads(_cache().read_bytes())
+    bad: object
+    if damage == "truncated":
+        _cache().write_bytes(_cache().read_bytes()[:40])
+    elif damage == "garbage":
+        _cache().write_bytes(b"\xff" * 64)
+    else:
+        if damage == "wrong-type":
+            bad = (key, {**values, "tee.max_files": "many"}, problems)
+        elif damage == "missing-key":
+            bad = (key, {k: v for k, v in values.items() if k != "tee.max_files"}, problems)
+        elif damage == "bad-mode":
+            bad = (key, {**values, "tee.mode": "sometimes"}, problems)
+        else:
+            bad = [key, values, problems]
+        _cache().write_bytes(marshal.dumps(bad))
+    config.reset()
+    assert config.get("tee.max_files") == 4
+    assert config.get("tee.mode") == "failures"
+    assert set(config.load()) == set(config.defaults())

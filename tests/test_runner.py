@@ -178,3 +178,46 @@ def test_sigpipe_default_in_child(tmp_path: Path) -> None:
     p = run(rtk_argv("sigshow"), tmp_path)
     ignored = int(p.stdout.split()[1], 16)
     assert not ignored & (1 << (signal.SIGPIPE - 1))
+
+
+@pytest.mark.parametrize("args", [[""], ["", "x"], ["-v", ""], ["--", ""], ["proxy", ""]])
+@pytest.mark.parametrize("disabled", ["", "1"])
+def test_empty_command_name_is_127_with_one_line(tmp_path: Path, args: list[str], disabled: str) -> None:
+    """As a shell says ``: command not found`` for ``""``; posix_spawnp and execvp raise ValueError on it."""
+    env = dict(os.environ, RTK_DISABLED=disabled)
+    p = subprocess.run(rtk_argv(*args), env=env, capture_output=True, timeout=60)
+    assert p.returncode == 127 and p.stdout == b"" and b"Traceback" not in p.stderr
+    assert p.stderr.decode().splitlines()[-1] == "rtk: command not found: '' (an empty command name)"
+
+
+def _no_shebang(path: Path, body: bytes) -> Path:
+    path.parent.mkdir(exist_ok=True)
+    path.write_bytes(body)
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("how", "disabled"),
+    [("path", ""), ("path", "1"), ("name", ""), ("name", "1"), ("filtered", ""), ("filtered", "1")],
+)
+def test_executable_without_shebang_runs_as_a_shell_script(tmp_path: Path, how: str, disabled: str) -> None:
+    """The kernel says ENOEXEC; a shell (and execvp) runs the file with /bin/sh. The exit code is relayed."""
+    name = "git" if how == "filtered" else "plainscript"
+    script = _no_shebang(tmp_path / "bin" / name, b'echo "ran with $# args: $1"\nexit 7\n')
+    argv = [str(script) if how == "path" else name, "one", "two"]
+    env = dict(os.environ, PATH=path_with(tmp_path / "bin"), RTK_DISABLED=disabled)
+    p = subprocess.run(rtk_argv(*argv), env=env, capture_output=True, timeout=60)
+    assert p.returncode == 7
+    assert b"ran with 2 args: one\n" in p.stdout
+    assert b"Exec format error" not in p.stderr
+
+
+@pytest.mark.parametrize("disabled", ["", "1"])
+def test_binary_without_shebang_stays_126(tmp_path: Path, disabled: str) -> None:
+    """Like bash: a NUL byte in the first line means a binary for another machine, never run by sh."""
+    binary = _no_shebang(tmp_path / "bin" / "foreign", b"\x7fELF\x00\x01\x02\necho must not run\n")
+    env = dict(os.environ, RTK_DISABLED=disabled)
+    p = subprocess.run(rtk_argv(str(binary)), env=env, capture_output=True, timeout=60)
+    assert p.returncode == 126 and b"must not run" not in p.stdout
+    assert p.stderr.decode() == f"rtk: cannot run {binary}: Exec format error\n"

@@ -144,6 +144,31 @@ def test_torn_journal_line_is_skipped() -> None:
     assert [r[0] for r in rows()] == ["good"]
 
 
+def test_two_corrupt_databases_in_one_second_keep_both_copies(
+    monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(db.time, "time", lambda: 1_700_000_000.0)
+    path = Path(tracking.db_path())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    for n in (1, 2):
+        path.write_bytes(f"corrupt copy {n} ".encode() * 100)
+        db.connect().close()
+    copies = sorted(path.parent.glob("history.db.corrupt-*"))
+    assert [c.name for c in copies] == ["history.db.corrupt-1700000000", "history.db.corrupt-1700000000.1"]
+    assert [c.read_bytes()[:14] for c in copies] == [b"corrupt copy 1", b"corrupt copy 2"]
+    _, err = capfd.readouterr()
+    assert err.count("\n") == 2 and str(copies[1]) in err
+
+
+def test_retention_with_the_largest_history_days_keeps_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    """history_days * 86400 seconds back is before the platform's clock starts: nothing is that old."""
+    from rtk import config
+
+    monkeypatch.setitem(config.load(), "tracking.history_days", 1 << 53)  # the largest accepted
+    record("kept")
+    assert [r[0] for r in rows()] == ["kept"]
+
+
 def test_retention_deletes_old_rows() -> None:
     record("recent")
     conn = db.open_for_reading()

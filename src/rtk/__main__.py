@@ -105,15 +105,9 @@ def _daily_check() -> None:
 
 def _exec_raw(args: list[str]) -> int:
     """RTK_DISABLED=1: become the plain command (same pid, streams, exit code)."""
-    try:
-        sys.stdout.flush()
-        os.execvp(args[0], args)
-    except FileNotFoundError:
-        print(f"rtk: command not found: {args[0]}", file=sys.stderr)
-        return 127
-    except OSError as e:
-        print(f"rtk: cannot run {args[0]}: {e.strerror}", file=sys.stderr)
-        return 126
+    from rtk.runner import exec_raw
+
+    return exec_raw(args)
 
 
 if __name__ == "__main__":

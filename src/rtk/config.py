@@ -94,7 +94,9 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
     },
 }
 
-_CACHE_VERSION = 2  # 2: negative integers rejected
+_CACHE_VERSION = 3  # 2: negative integers rejected; 3: huge integers and NUL bytes rejected
+MAX_FILE_BYTES = 1 << 20  # a config file larger than this is not read
+MAX_INT = 1 << 53  # larger integers are rejected (C-level sizes and time arithmetic overflow)
 _values: dict[str, Any] | None = None
 _loaded_from: str | None = None
 _problems: list[str] = []
@@ -109,20 +111,20 @@ def _type_name(v: Any) -> str:
     if isinstance(v, bool):
         return "true or false"
     if isinstance(v, int):
-        return "an integer (0 or more)"
+        return f"an integer (0 or more), at most {MAX_INT}"
     if isinstance(v, list):
-        return "a list of strings"
-    return "a string"
+        return "a list of strings, without NUL characters"
+    return "a string without NUL characters"
 
 
 def _valid(default: Any, value: Any) -> bool:
     if isinstance(default, bool):
         return isinstance(value, bool)
     if isinstance(default, int):  # counts, sizes and limits: a negative one would slice from the end
-        return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-    if isinstance(default, list):
-        return isinstance(value, list) and all(isinstance(x, str) for x in value)
-    return isinstance(value, str)
+        return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_INT
+    if isinstance(default, list):  # a NUL byte in a path or pattern raises ValueError far from here
+        return isinstance(value, list) and all(isinstance(x, str) and "\0" not in x for x in value)
+    return isinstance(value, str) and "\0" not in value
 
 
 def validate(doc: dict[str, Any], path: str) -> tuple[dict[str, Any], list[str]]:
@@ -148,7 +150,7 @@ def validate(doc: dict[str, Any], path: str) -> tuple[dict[str, Any], list[str]]
             if not _valid(spec[0], value):
                 problems.append(
                     f"rtk: config {path}: {section}.{key} must be {_type_name(spec[0])}"
-                    f" (got {value!r}); using the default"
+                    f" (got {_show(value)}); using the default"
                 )
                 continue
             values[f"{section}.{key}"] = value
@@ -159,17 +161,60 @@ def validate(doc: dict[str, Any], path: str) -> tuple[dict[str, Any], list[str]]
     return values, problems
 
 
+def _show(value: Any) -> str:
+    """A short repr of a rejected value (a huge one is not echoed whole)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return f"an integer of about {round(value.bit_length() * 0.30103)} digits"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
 def _parse(path: str) -> tuple[dict[str, Any], list[str]]:
+    """Read, parse and validate ``path``; any failure gives the defaults and one message."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+    except OSError as e:
+        return defaults(), [f"rtk: config {path}: cannot read ({e.strerror}); using defaults"]
+    if len(data) > MAX_FILE_BYTES:
+        return defaults(), [f"rtk: config {path}: larger than {MAX_FILE_BYTES} bytes; using defaults"]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return defaults(), [f"rtk: config {path}: not UTF-8 (byte {e.start}: {e.reason}); using defaults"]
     import tomllib
 
     try:
-        with open(path, "rb") as f:
-            doc = tomllib.load(f)
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        return defaults(), [f"rtk: config {path}: not valid TOML ({e}); using defaults"]
-    except OSError as e:
-        return defaults(), [f"rtk: config {path}: cannot read ({e.strerror}); using defaults"]
-    return validate(doc, path)
+        why = f"not valid TOML ({e})"
+    except RecursionError:
+        why = "not valid TOML (nested too deeply)"
+    except ValueError as e:  # e.g. an integer with more digits than Python converts
+        why = f"not valid TOML ({e})"
+    except Exception as e:  # fail open: nothing in a config file may stop a command
+        why = f"cannot be parsed ({type(e).__name__}: {e})"
+    else:
+        try:
+            return validate(doc, path)
+        except Exception as e:  # pragma: no cover - validate only inspects parsed values
+            why = f"cannot be checked ({type(e).__name__}: {e})"
+    return defaults(), [f"rtk: config {path}: {why}; using defaults"]
+
+
+def _cached(got: Any, key: tuple[Any, ...]) -> tuple[dict[str, Any], list[str]] | None:
+    """The values and problems of a cache entry written for ``key``; None unless it is exactly that."""
+    if type(got) is not tuple or len(got) != 3 or got[0] != key:
+        return None
+    values, problems = got[1], got[2]
+    if type(values) is not dict or type(problems) is not list or not all(type(p) is str for p in problems):
+        return None
+    want = defaults()
+    if values.keys() != want.keys() or not all(_valid(d, values[k]) for k, d in want.items()):
+        return None  # a damaged or foreign cache: parse the file again
+    if values["tee.mode"] not in ("failures", "always", "never"):
+        return None
+    return values, problems
 
 
 def _cache_path() -> str:
@@ -184,18 +229,24 @@ def load(*, report: bool = True) -> dict[str, Any]:
     path = paths.config_file()
     try:
         st = os.stat(path)
-    except OSError:
+    except (OSError, ValueError):  # missing, or a path with a NUL byte
         _values, _loaded_from, _problems = defaults(), None, []
         return _values
     key = (_CACHE_VERSION, path, st.st_mtime_ns, st.st_size, st.st_ino)
+    if st.st_mode & 0o170000 != 0o100000:  # a directory, a FIFO (open would block)...
+        values, problems = defaults(), [f"rtk: config {path}: not a regular file; using defaults"]
+        _values, _loaded_from, _problems = values, path, problems
+        if report:
+            print(problems[0], file=sys.stderr)
+        return values
     cache = _cache_path()
     try:
         with open(cache, "rb") as f:
-            cached = marshal.load(f)
-        if cached[0] == key:
-            _values, _loaded_from, _problems = cached[1], path, cached[2]
+            hit = _cached(marshal.load(f), key)
+        if hit is not None:
+            _values, _loaded_from, _problems = hit[0], path, hit[1]
             return _values
-    except (OSError, EOFError, ValueError, TypeError, IndexError):
+    except Exception:  # unreadable, truncated or foreign cache: parse the file
         pass
     values, problems = _parse(path)
     _values, _loaded_from, _problems = values, path, problems
@@ -208,7 +259,7 @@ def load(*, report: bool = True) -> dict[str, Any]:
         with open(tmp, "wb") as f:
             marshal.dump((key, values, problems), f)
         os.replace(tmp, cache)
-    except OSError:
+    except (OSError, ValueError):
         pass
     return values
 

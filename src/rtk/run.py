@@ -228,14 +228,19 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
     def fail(e: BaseException) -> None:
         # Fail open mid-stream: from here on, print the raw output as it comes.
         nonlocal filt, error, live, raw_whole
-        error = f"{type(e).__name__}: {e}"
-        _say(1, f"rtk: filter {spec.name} failed ({error}); raw output follows")
+        from rtk.filterapi import Unrecognized
+
+        if isinstance(e, Unrecognized):  # a streaming reading decided at the end that it does not apply
+            what, error = f"{spec.name}: output not recognised", f"unrecognized: {e}"
+        else:
+            what, error = f"filter {spec.name} failed", f"{type(e).__name__}: {e}"
+        _say(1, f"rtk: {what} ({error}); raw output follows")
         filt = None
         if not live:
             held.clear()  # nothing was printed yet: the raw output replaces it all
             raw_whole = True
         else:
-            out.write(f"[rtk] filter {spec.name} failed; raw output follows\n")
+            out.write(f"[rtk] {what}; raw output follows\n")
         live = True
         # Everything read so far, except the unfinished last line (it is printed when complete).
         seen = spool.data()

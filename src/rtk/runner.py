@@ -145,6 +145,8 @@ def spawn(
     pipe whose read end is ``Child.fd``; otherwise all streams are inherited.
     Raises :class:`SpawnError` (exit 127 or 126) when it cannot start.
     """
+    if not argv or not argv[0]:
+        raise SpawnError("rtk: command not found: '' (an empty command name)", EXIT_NOT_FOUND)
     environ = child_env(env)
     if not hasattr(os, "posix_spawnp"):  # pragma: no cover - Windows
         return _spawn_subprocess(argv, capture, merge_stderr, environ)
@@ -161,7 +163,15 @@ def spawn(
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-        pid = os.posix_spawnp(argv[0], argv, environ, file_actions=actions, setsigdef=sigdef)
+        try:
+            pid = os.posix_spawnp(argv[0], argv, environ, file_actions=actions, setsigdef=sigdef)
+        except OSError as e:
+            import errno  # only on this error path
+
+            script = as_script(argv) if e.errno == errno.ENOEXEC else None
+            if script is None:
+                raise
+            pid = os.posix_spawn(script[0], script, environ, file_actions=actions, setsigdef=sigdef)
     except FileNotFoundError:
         _close(r, w)
         raise SpawnError(f"rtk: command not found: {argv[0]}", EXIT_NOT_FOUND) from None
@@ -171,9 +181,42 @@ def spawn(
     except OSError as e:
         _close(r, w)
         raise SpawnError(f"rtk: cannot run {argv[0]}: {e.strerror}", EXIT_NOT_EXECUTABLE) from None
+    except ValueError as e:  # e.g. a NUL character in an environment variable set by a filter
+        _close(r, w)
+        raise SpawnError(f"rtk: cannot run {argv[0]}: {e}", EXIT_NOT_EXECUTABLE) from None
     if w >= 0:
         os.close(w)
     return Child(pid, r)
+
+
+def _find(name: str) -> str | None:
+    """The file ``execvp`` would run for ``name``: the name itself when it has a slash, else the first on PATH."""
+    if "/" in name:
+        return name
+    for d in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        path = os.path.join(d or ".", name)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def as_script(argv: list[str]) -> list[str] | None:
+    """``/bin/sh FILE ARGS...`` for an executable without a ``#!`` line (the kernel's ENOEXEC).
+
+    POSIX shells and ``execvp`` run such a file as a shell script; like bash, a
+    file whose first line holds a NUL byte is binary and is not handed to sh.
+    """
+    path = _find(argv[0])
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            head = f.read(80)
+    except OSError:
+        return None
+    if b"\0" in head.split(b"\n", 1)[0]:
+        return None
+    return ["/bin/sh", path, *argv[1:]]
 
 
 def _close(*fds: int) -> None:
@@ -220,6 +263,38 @@ def read_all(child: Child, limit: int) -> tuple[bytes, bool]:
         size += len(b)
         if size >= limit:
             return b"".join(chunks), True
+
+
+def exec_raw(argv: list[str]) -> int:
+    """Replace this process by ``argv`` (a shell's lookup and ENOEXEC rule); the exit code if it cannot start."""
+    if not argv or not argv[0]:
+        print("rtk: command not found: '' (an empty command name)", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    # Not os.execvp: on ENOEXEC it goes on to the next PATH entry, where a shell runs the file with sh.
+    path = _find(argv[0])
+    try:
+        if path is None:
+            raise FileNotFoundError
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            os.execv(path, argv)
+        except OSError as e:
+            import errno
+
+            script = as_script([path, *argv[1:]]) if e.errno == errno.ENOEXEC else None
+            if script is None:
+                raise
+            os.execv(script[0], script)
+    except FileNotFoundError:
+        print(f"rtk: command not found: {argv[0]}", file=sys.stderr)
+        return EXIT_NOT_FOUND
+    except PermissionError:
+        print(f"rtk: permission denied: {argv[0]}", file=sys.stderr)
+        return EXIT_NOT_EXECUTABLE
+    except (OSError, ValueError) as e:  # ValueError: a NUL character in the environment
+        print(f"rtk: cannot run {argv[0]}: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
+        return EXIT_NOT_EXECUTABLE
 
 
 def run_inherited(argv: list[str], env: Mapping[str, str] | None = None) -> int:

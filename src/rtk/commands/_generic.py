@@ -4,6 +4,8 @@ All three go through the normal runner (``rtk.run.run_spec``): the exit code is
 the command's, output that is not recognised comes out raw (bounded), and the
 never-worse guard applies. The specific filter for the command (``rtk.filters.lookup``)
 is tried first; when it does not recognise the output, the generic reading is used.
+A command without a filter of its own is read as a stream (``TestStream``,
+``rtk.commands._blocks``): memory stays flat however much it prints.
 """
 
 from __future__ import annotations
@@ -11,12 +13,15 @@ from __future__ import annotations
 import re
 import sys
 
-from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.commands import _blocks
+from rtk.filterapi import Filtered, LineFilter, Spec, Unrecognized
 from rtk.text import plural, split_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from rtk.filterapi import FilterFunc
+    from rtk.filterapi import FilterFunc, StreamFactory
+
+HOLD_BYTES = 8 << 20  # rtk test: output read as a whole up to this size, generically past it
 
 HELP = {
     "test": "run a test command; show only the failures and the final counts",
@@ -47,6 +52,7 @@ def spec_for(kind: str, argv: list[str]) -> Spec:
     from rtk import config, filters
 
     generic: FilterFunc = {"test": test_output, "err": err_output, "summary": summary_output}[kind]
+    stream: StreamFactory = {"test": TestStream, "err": _blocks.ErrStream, "summary": _blocks.SummaryStream}[kind]
     try:
         inner = filters.resolve(argv)
     except Exception:
@@ -56,7 +62,7 @@ def spec_for(kind: str, argv: list[str]) -> Spec:
     if inner is not None and (inner.live or inner.stream is not None):
         return inner  # watch modes stay live; streaming filters keep streaming
     if inner is None or inner.filter is None:
-        return Spec(f"rtk-{kind}", generic)
+        return Spec(f"rtk-{kind}", stream=stream)  # streams: memory stays flat for any output size
     specific = inner.filter
 
     def both(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
@@ -72,113 +78,16 @@ def spec_for(kind: str, argv: list[str]) -> Spec:
 
 
 # ---------------------------------------------------------------------------
-# shared: error and warning blocks
-# ---------------------------------------------------------------------------
-
-_ERROR = re.compile(
-    r"(?:^|[\s\[(])(?:error|ERROR|Error|FAIL|FAILED|FATAL|fatal|panic|Traceback|Exception|"
-    r"[A-Z]\w*(?:Error|Exception))(?:\b|:|\[)|^E\s{3}"
-)
-_WARNING = re.compile(r"(?:^|[\s\[(])(?:warning|WARNING|Warning|warn|WARN)(?:\b|:|\[)")
-_NOT_ERROR = re.compile(r"\b0 (?:errors?|failed|failures?)\b|\bno errors?\b|\berrors?: 0\b", re.I)
-_CARET = re.compile(r"^\s*\|\s*[\^~]+\s*$")
-_CONT = re.compile(r"^(?:\s+\S|\s*(?:at |-->|\||│|\^|~|File \"|note:|help:|= ))")
-
-
-def blocks(lines: list[str], max_lines: int) -> tuple[list[tuple[str, list[str]]], int]:
-    """Error/warning lines with their context: the line before (when it names a place) and the continuation."""
-    found: list[tuple[str, list[str]]] = []
-    cut = 0
-    i = 0
-    while i < len(lines):
-        ln = lines[i]
-        kind = ""
-        if _ERROR.search(ln) and not _NOT_ERROR.search(ln):
-            kind = "error"
-        elif _WARNING.search(ln) and not _NOT_ERROR.search(ln):
-            kind = "warning"
-        if not kind:
-            i += 1
-            continue
-        block = [ln]
-        j = i + 1
-        while (
-            j < len(lines)
-            and lines[j].strip()
-            and _CONT.match(lines[j])
-            and not _ERROR.search(lines[j].split(":", 1)[0])
-        ):
-            if not _CARET.match(lines[j]):  # a bare "|   ^~~~" marker under the quoted line
-                block.append(lines[j])
-            j += 1
-        if len(block) > max_lines + 1:
-            cut += len(block) - max_lines
-            block = [*block[:max_lines], f"  ... {len(block) - max_lines} more lines"]
-        found.append((kind, block))
-        i = j
-    return found, cut
-
-
-def _limits() -> tuple[int, int]:
-    from rtk import config
-
-    return int(config.get("limits.test_failure_lines")), int(config.get("limits.test_max_failures"))
-
-
-# ---------------------------------------------------------------------------
-# rtk err
+# rtk err, rtk summary: streaming readings (rtk.commands._blocks)
 # ---------------------------------------------------------------------------
 
 
 def err_output(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
-    lines = split_lines(output)
-    max_lines, max_blocks = _limits()
-    found, cut = blocks(lines, max_lines)
-    errors = sum(1 for k, _ in found if k == "error")
-    warnings = len(found) - errors
-    if not found:
-        if exit_code != 0:
-            raise Unrecognized("failed, and no line looks like an error")
-        return f"err: no errors or warnings in {plural(len(lines), 'line')} of output (exit 0)"
-    head = f"err: {plural(errors, 'error')}, {plural(warnings, 'warning')} (exit {exit_code}, {plural(len(lines), 'line')} of output)"
-    out = [head]
-    shown = found if len(found) <= max_blocks + 1 else found[:max_blocks]
-    for _, b in shown:
-        out.extend(b)
-    if len(shown) < len(found):
-        n = len(found) - len(shown)
-        cut += n
-        out.append(f"+{n} more error/warning blocks")
-    return Filtered("\n".join(out), cut)
-
-
-# ---------------------------------------------------------------------------
-# rtk summary
-# ---------------------------------------------------------------------------
-
-TAIL = 10
+    return _blocks.run(_blocks.ErrStream(argv), split_lines(output), exit_code)
 
 
 def summary_output(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
-    lines = split_lines(output)
-    if not lines:
-        raise Unrecognized("no output")
-    max_lines, _ = _limits()
-    found, _ = blocks(lines, max_lines)
-    errors = [b for k, b in found if k == "error"]
-    warnings = sum(1 for k, _ in found if k == "warning")
-    head = f"summary: exit {exit_code}, {plural(len(lines), 'line')}, {plural(len(errors), 'error line')}, {plural(warnings, 'warning line')}"
-    out = [head]
-    shown = 0
-    if errors:
-        out.append("first error:")
-        out.extend("  " + ln for ln in errors[0])
-        shown += len(errors[0])
-    tail = lines[-TAIL:]
-    out.append(f"last {plural(len(tail), 'line')}:")
-    out.extend("  " + ln for ln in tail)
-    shown += len(tail)
-    return Filtered("\n".join(out), max(0, len(lines) - shown))
+    return _blocks.run(_blocks.SummaryStream(argv), split_lines(output), exit_code)
 
 
 # ---------------------------------------------------------------------------
@@ -191,9 +100,6 @@ _PYTEST_FINAL = re.compile(
 _PYTEST_SECTION = re.compile(r"^=+ (FAILURES|ERRORS|short test summary info|warnings summary) =+$")
 _GO_RESULT = re.compile(r"^(ok|FAIL|---|\?)\s")
 _CARGO_RESULT = re.compile(r"^test result: (ok|FAILED)\. (\d+) passed; (\d+) failed; (\d+) ignored")
-_SUMMARY_LINE = re.compile(
-    r"\b\d+ (?:passed|failed|passing|failing|pending|skipped|tests?|errors?|failures?|ok|examples?|assertions?)\b", re.I
-)
 
 
 def test_output(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
@@ -341,22 +247,49 @@ def _go(lines: list[str], exit_code: int) -> str | Filtered:
 
 
 def _fallback(lines: list[str], exit_code: int) -> str | Filtered:
-    tail = lines[-20:]
-    summary = [ln.strip() for ln in tail if _SUMMARY_LINE.search(ln)]
-    if exit_code == 0:
-        if not summary:
-            raise Unrecognized("no summary line")  # nothing says what passed: show it raw
-        return "test: exit 0; " + "; ".join(dict.fromkeys(summary))
-    max_lines, max_blocks = _limits()
-    found, cut = blocks(lines, max_lines)
-    errors = [b for k, b in found if k == "error"]
-    if not errors:
-        raise Unrecognized("failed, and no line looks like a failure")
-    out = [f"test: exit {exit_code}; " + ("; ".join(dict.fromkeys(summary)) or "no summary line")]
-    shown = errors if len(errors) <= max_blocks + 1 else errors[:max_blocks]
-    for b in shown:
-        out.extend(b)
-    if len(shown) < len(errors):
-        cut += len(errors) - len(shown)
-        out.append(f"+{len(errors) - len(shown)} more failure blocks")
-    return Filtered("\n".join(out), cut)
+    return _blocks.run(_blocks.FallbackStream([]), lines, exit_code)
+
+
+class TestStream(LineFilter):
+    """``rtk test`` on a command without a filter of its own: bounded memory whatever the output size.
+
+    Up to ``HOLD_BYTES`` of output is held and read as a whole when the command
+    ends (pytest, cargo, go and JS runner formats); past that, the lines go to
+    the generic reading (failure blocks, summary lines), which keeps only what it prints.
+    """
+
+    __test__ = False  # not a pytest test class
+
+    def __init__(self, argv: list[str]) -> None:
+        super().__init__(argv)
+        from rtk import config
+
+        self.budget = min(int(config.get("limits.buffer_max_bytes")), HOLD_BYTES)
+        self.held: list[str] = []
+        self.size = 0
+        self.generic: _blocks.FallbackStream | None = None
+
+    def feed(self, line: str) -> str | None:
+        if self.generic is not None:
+            return self.generic.feed(line)
+        self.held.append(line)
+        self.size += len(line) + 1
+        if self.size > self.budget:
+            self.generic = _blocks.FallbackStream(self.argv)
+            for ln in self.held:
+                self.generic.feed(ln)
+            self.held = []
+        return None
+
+    def finish(self, exit_code: int) -> str:
+        if self.generic is not None:
+            text = self.generic.finish(exit_code)
+            self.cut = self.generic.cut
+            return text
+        res = test_output(self.argv, "".join(ln + "\n" for ln in self.held), exit_code)
+        if res is None:
+            raise Unrecognized("no test output recognised")
+        if isinstance(res, Filtered):
+            self.cut = res.cut
+            return res.text
+        return res

@@ -128,7 +128,13 @@ def _match_tier(
                 elif info.fresh:
                     print(msg, file=_stderr())
         for d in info.defs:
-            if not word_ok(d["words"], word) or not engine.matches(d, command):
+            try:
+                hit = word_ok(d["words"], word) and engine.matches(d, command)
+            except Exception as e:  # one broken definition never takes the others (or the command) down
+                if report and info.applies:
+                    print(f"rtk: filters {info.path}: {type(e).__name__}: {e} (filter skipped)", file=_stderr())
+                continue
+            if not hit:
                 continue
             if info.applies:
                 return Match(tier, d["name"], d)

@@ -276,12 +276,14 @@ def parse_bytes(data: bytes, path: str) -> tuple[list[dict[str, Any]], list[dict
     import tomllib
 
     try:
-        doc = tomllib.loads(data.decode("utf-8"))
+        return validate(tomllib.loads(data.decode("utf-8")), path)
     except UnicodeDecodeError as e:
         return [], [], [Problem("error", f"{_where(path, '', '')}: not UTF-8 ({e.reason}); file skipped")]
-    except tomllib.TOMLDecodeError as e:
-        return [], [], [Problem("error", f"{_where(path, '', '')}: not valid TOML ({e}); file skipped")]
-    return validate(doc, path)
+    except RecursionError:
+        why = "nested too deeply"
+    except Exception as e:  # TOMLDecodeError, an integer too long to convert...: never stop a command
+        why = str(e)
+    return [], [], [Problem("error", f"{_where(path, '', '')}: not valid TOML ({why}); file skipped")]
 
 
 def parse_file(path: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[Problem]]:

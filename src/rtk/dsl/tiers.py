@@ -18,13 +18,14 @@ from rtk.dsl import trust
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TypeGuard
 
 PROJECT = "project"
 USER = "user"
 BUILTIN = "builtin"
 _CACHE_VERSION = 2
 _CACHE_MAX = 128
+MAX_FILE_BYTES = 1 << 20  # a filter file larger than this is skipped unread
 
 
 def project_dir(cwd: str | None = None) -> str:
@@ -86,8 +87,9 @@ def _load_cache() -> dict[str, Any]:
         try:
             with open(_cache_file(), "rb") as f:
                 got = marshal.load(f)
-            _cache = got[1] if isinstance(got, tuple) and got[0] == _CACHE_VERSION else {}
-        except (OSError, EOFError, ValueError, TypeError, IndexError):
+            ok = type(got) is tuple and len(got) == 2 and got[0] == _CACHE_VERSION and type(got[1]) is dict
+            _cache = got[1] if ok else {}
+        except Exception:  # unreadable, truncated or foreign: parse the files again
             _cache = {}
     return _cache
 
@@ -110,13 +112,51 @@ def save_cache() -> None:
         pass
 
 
+def _well_formed(hit: Any) -> TypeGuard[tuple[list[Any], list[Any], list[tuple[str, str, str]]]]:
+    """Whether a cache entry has the shape ``parse_cached`` stores (a damaged one is parsed again)."""
+    if type(hit) is not tuple or len(hit) != 3 or not all(type(x) is list for x in hit):
+        return False
+    for d in hit[0]:
+        if type(d) is not dict or type(d.get("name")) is not str or type(d.get("words")) is not list:
+            return False
+        if not all(type(w) is tuple and len(w) == 2 and all(type(x) is str for x in w) for w in d["words"]):
+            return False
+    if not all(type(t) is dict for t in hit[1]):
+        return False
+    return all(type(p) is tuple and len(p) == 3 and all(type(x) is str for x in p) for p in hit[2])
+
+
+def _read(path: str) -> bytes:
+    """The bytes of a regular file of at most MAX_FILE_BYTES; OSError otherwise (a FIFO never blocks)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        st = os.fstat(fd)
+        if st.st_mode & 0o170000 != 0o100000:
+            raise OSError(0, "not a regular file")
+        if st.st_size > MAX_FILE_BYTES:
+            raise OSError(0, f"larger than {MAX_FILE_BYTES} bytes")
+        chunks = []
+        size = 0
+        while size <= MAX_FILE_BYTES:
+            b = os.read(fd, MAX_FILE_BYTES + 1 - size)
+            if not b:
+                break
+            chunks.append(b)
+            size += len(b)
+        if size > MAX_FILE_BYTES:
+            raise OSError(0, f"larger than {MAX_FILE_BYTES} bytes")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def parse_cached(data: bytes, path: str, digest: str) -> tuple[list[Any], list[Any], list[tuple[str, str, str]], bool]:
     """(defs, tests, problems, fresh): from the cache, or parsed now (fresh=True)."""
     global _cache_dirty
     cache = _load_cache()
     key = f"{digest}:{path}"
     hit = cache.get(key)
-    if hit is not None:
+    if _well_formed(hit):
         return hit[0], hit[1], hit[2], False
     from rtk.dsl import schema
 
@@ -131,11 +171,10 @@ def parse_cached(data: bytes, path: str, digest: str) -> tuple[list[Any], list[A
 def load_file(path: str, tier: str, entries: dict[str, str] | None = None) -> FileInfo:
     """Read one file of ``tier`` (bytes read once: hashed, trust-checked, parsed)."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = _read(path)
     except OSError as e:
         problem = ("error", f"rtk: filters {path}: cannot read ({e.strerror})", "")
-        return FileInfo(path, "", trust.UNTRUSTED, [], [], [problem])
+        return FileInfo(path, "", trust.UNTRUSTED if tier == PROJECT else trust.TRUSTED, [], [], [problem])
     digest = trust.sha256_hex(data)
     status = trust.check(path, digest, entries) if tier == PROJECT else trust.TRUSTED
     defs, tests, probs, fresh = parse_cached(data, path, digest)

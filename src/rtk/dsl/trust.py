@@ -53,12 +53,13 @@ def load() -> dict[str, str]:
     """canonical path -> trusted SHA-256."""
     out: dict[str, str] = {}
     try:
-        with open(store_path(), encoding="utf-8") as f:
+        # surrogateescape: a path that is not UTF-8 round-trips as os.path.realpath gives it
+        with open(store_path(), encoding="utf-8", errors="surrogateescape") as f:
             for line in f:
                 digest, sep, path = line.rstrip("\n").partition("\t")
                 if sep and len(digest) == 64:
                     out[path] = digest
-    except OSError:
+    except (OSError, ValueError):  # unreadable, or a NUL in the data dir path
         pass
     return out
 
@@ -68,7 +69,7 @@ def save(entries: dict[str, str]) -> None:
     paths.ensure_dir(os.path.dirname(path))
     tmp = f"{path}.{os.getpid()}.tmp"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
+    with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
         for p in sorted(entries):
             f.write(f"{entries[p]}\t{p}\n")
     os.replace(tmp, path)

@@ -36,12 +36,26 @@ def connect(path: str | None = None) -> sqlite3.Connection:
     except sqlite3.DatabaseError as e:
         if not _is_corrupt(e):
             raise
-        aside = f"{path}.corrupt-{int(time.time())}"
+        aside = _aside_name(f"{path}.corrupt-{int(time.time())}")
         for suffix in ("", "-wal", "-shm"):
             with contextlib.suppress(OSError):
                 os.replace(path + suffix, aside + suffix)
         print(f"rtk: tracking database was corrupt; moved it to {aside} and started a new one", file=sys.stderr)
         return _open(path)
+
+
+def _aside_name(base: str) -> str:
+    """``base``, or ``base.N``: a name no earlier copy has, reserved by creating it (O_EXCL)."""
+    for n in range(1000):
+        name = base if n == 0 else f"{base}.{n}"
+        try:
+            os.close(os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            return name
+        except FileExistsError:
+            continue
+        except OSError:
+            break
+    return f"{base}.{os.getpid()}.{time.monotonic_ns()}"
 
 
 def _is_corrupt(e: sqlite3.DatabaseError) -> bool:
@@ -249,7 +263,10 @@ def _apply_retention(db: sqlite3.Connection) -> None:
     days = int(config.get("tracking.history_days"))
     if days <= 0:
         return
-    cutoff = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - days * 86400))
+    try:
+        cutoff = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() - days * 86400))
+    except (OverflowError, OSError, ValueError):
+        return  # further back than the platform's clock reaches: nothing is that old
     db.execute("DELETE FROM commands WHERE timestamp < ?", (cutoff,))
     db.execute("DELETE FROM parse_failures WHERE timestamp < ?", (cutoff,))
     db.execute("DELETE FROM untrusted_filter_skips WHERE timestamp < ?", (cutoff,))

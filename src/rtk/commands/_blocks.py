@@ -1,0 +1,263 @@
+"""Error and warning blocks read line by line, and the streaming readings of ``rtk err`` and ``rtk summary``.
+
+Each reading keeps only what it prints (the first blocks, the last lines, counts),
+so memory stays flat however long the command's output is. The whole-output
+functions of ``rtk.commands._generic`` feed the same classes, so both paths
+print exactly the same text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+
+from rtk.filterapi import Filtered, LineFilter, Unrecognized
+from rtk.text import plural
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    Block = tuple[str, list[str]]
+
+_ERROR = re.compile(
+    r"(?:^|[\s\[(])(?:error|ERROR|Error|FAIL|FAILED|FATAL|fatal|panic|Traceback|Exception|"
+    r"[A-Z]\w*(?:Error|Exception))(?:\b|:|\[)|^E\s{3}"
+)
+_WARNING = re.compile(r"(?:^|[\s\[(])(?:warning|WARNING|Warning|warn|WARN)(?:\b|:|\[)")
+_NOT_ERROR = re.compile(r"\b0 (?:errors?|failed|failures?)\b|\bno errors?\b|\berrors?: 0\b", re.I)
+_CARET = re.compile(r"^\s*\|\s*[\^~]+\s*$")
+_CONT = re.compile(r"^(?:\s+\S|\s*(?:at |-->|\||│|\^|~|File \"|note:|help:|= ))")
+
+TAIL = 10  # rtk summary: last lines shown
+
+# Every line _ERROR or _WARNING can match holds one of these (lower-cased) or starts with "E":
+# a substring test per line is many times cheaper than the two searches.
+_WORDS = ("rror", "fail", "fatal", "panic", "traceback", "exception", "warn")
+
+
+def _may_match(line: str) -> bool:
+    if line.startswith("E"):
+        return True
+    low = line.lower()
+    return any(w in low for w in _WORDS)
+
+
+def limits() -> tuple[int, int]:
+    """(lines kept per block, blocks shown in full), from the config."""
+    from rtk import config
+
+    return int(config.get("limits.test_failure_lines")), int(config.get("limits.test_max_failures"))
+
+
+class Scanner:
+    """Error/warning lines with their context (the continuation lines that follow), one line at a time.
+
+    ``feed`` returns the block the line closed, if any; ``close`` the last one.
+    A block longer than ``max_lines + 1`` keeps ``max_lines`` and a count of the
+    rest (added to ``cut``).
+    """
+
+    def __init__(self, max_lines: int) -> None:
+        self.max_lines = max_lines
+        self.cut = 0
+        self._kind = ""
+        self._lines: list[str] = []
+        self._n = 0
+
+    def feed(self, line: str) -> Block | None:
+        if self._kind and line.strip() and _CONT.match(line) and not _ERROR.search(line.split(":", 1)[0]):
+            if not _CARET.match(line):  # a bare "|   ^~~~" marker under the quoted line
+                self._n += 1
+                if len(self._lines) <= self.max_lines:
+                    self._lines.append(line)
+            return None
+        done = self.close()
+        if not _may_match(line):
+            pass
+        elif _ERROR.search(line) and not _NOT_ERROR.search(line):
+            self._kind, self._lines, self._n = "error", [line], 1
+        elif _WARNING.search(line) and not _NOT_ERROR.search(line):
+            self._kind, self._lines, self._n = "warning", [line], 1
+        return done
+
+    def close(self) -> Block | None:
+        if not self._kind:
+            return None
+        kind, block, n = self._kind, self._lines, self._n
+        self._kind, self._lines, self._n = "", [], 0
+        if n > self.max_lines + 1:
+            self.cut += n - self.max_lines
+            block = [*block[: self.max_lines], f"  ... {n - self.max_lines} more lines"]
+        return kind, block
+
+
+def blocks(lines: Iterable[str], max_lines: int) -> tuple[list[Block], int]:
+    """Every error/warning block of ``lines`` and the number of lines cut from long blocks."""
+    scan = Scanner(max_lines)
+    found = [b for b in map(scan.feed, lines) if b is not None]
+    last = scan.close()
+    if last is not None:
+        found.append(last)
+    return found, scan.cut
+
+
+class Kept:
+    """The first ``keep + 1`` blocks of a kind and how many there were: ``keep`` shown, or all if one more."""
+
+    def __init__(self, keep: int) -> None:
+        self.keep = keep
+        self.blocks: list[list[str]] = []
+        self.count = 0
+
+    def add(self, block: list[str]) -> None:
+        self.count += 1
+        if len(self.blocks) <= self.keep:
+            self.blocks.append(block)
+
+    def shown(self) -> tuple[list[list[str]], int]:
+        """The blocks to print and how many are left out."""
+        if self.count <= self.keep + 1:
+            return self.blocks, 0
+        return self.blocks[: self.keep], self.count - self.keep
+
+
+def run(filt: LineFilter, lines: Iterable[str], exit_code: int) -> Filtered:
+    """A streaming reading applied to a whole output (the whole-output functions)."""
+    for ln in lines:
+        filt.feed(ln)
+    text = filt.finish(exit_code)
+    return Filtered(text, filt.cut)
+
+
+class ErrStream(LineFilter):
+    """``rtk err``: the error and warning blocks, a count line first; printed when the command ends."""
+
+    def __init__(self, argv: list[str]) -> None:
+        super().__init__(argv)
+        max_lines, max_blocks = limits()
+        self.scan = Scanner(max_lines)
+        self.kept = Kept(max_blocks)
+        self.lines = 0
+        self.errors = 0
+
+    def _take(self, b: Block | None) -> None:
+        if b is not None:
+            self.errors += b[0] == "error"
+            self.kept.add(b[1])
+
+    def feed(self, line: str) -> str | None:
+        self.lines += 1
+        self._take(self.scan.feed(line))
+        return None
+
+    def finish(self, exit_code: int) -> str:
+        self._take(self.scan.close())
+        n = self.lines
+        if not self.kept.count:
+            if exit_code != 0:
+                raise Unrecognized("failed, and no line looks like an error")
+            return f"err: no errors or warnings in {plural(n, 'line')} of output (exit 0)"
+        warnings = self.kept.count - self.errors
+        out = [
+            f"err: {plural(self.errors, 'error')}, {plural(warnings, 'warning')}"
+            f" (exit {exit_code}, {plural(n, 'line')} of output)"
+        ]
+        shown, more = self.kept.shown()
+        for b in shown:
+            out.extend(b)
+        self.cut = self.scan.cut + more
+        if more:
+            out.append(f"+{more} more error/warning blocks")
+        return "\n".join(out)
+
+
+class SummaryStream(LineFilter):
+    """``rtk summary``: exit code, counts, the first error block and the last lines."""
+
+    def __init__(self, argv: list[str]) -> None:
+        super().__init__(argv)
+        self.scan = Scanner(limits()[0])
+        self.first: list[str] | None = None
+        self.errors = 0
+        self.warnings = 0
+        self.lines = 0
+        self.tail: deque[str] = deque(maxlen=TAIL)
+
+    def _take(self, b: Block | None) -> None:
+        if b is None:
+            return
+        if b[0] == "warning":
+            self.warnings += 1
+            return
+        self.errors += 1
+        if self.first is None:
+            self.first = b[1]
+
+    def feed(self, line: str) -> str | None:
+        self.lines += 1
+        self.tail.append(line)
+        self._take(self.scan.feed(line))
+        return None
+
+    def finish(self, exit_code: int) -> str:
+        self._take(self.scan.close())
+        if not self.lines:
+            raise Unrecognized("no output")
+        out = [
+            f"summary: exit {exit_code}, {plural(self.lines, 'line')}, {plural(self.errors, 'error line')},"
+            f" {plural(self.warnings, 'warning line')}"
+        ]
+        shown = 0
+        if self.first is not None:
+            out.append("first error:")
+            out.extend("  " + ln for ln in self.first)
+            shown += len(self.first)
+        out.append(f"last {plural(len(self.tail), 'line')}:")
+        out.extend("  " + ln for ln in self.tail)
+        shown += len(self.tail)
+        self.cut = max(0, self.lines - shown)
+        return "\n".join(out)
+
+
+_SUMMARY_LINE = re.compile(
+    r"\b\d+ (?:passed|failed|passing|failing|pending|skipped|tests?|errors?|failures?|ok|examples?|assertions?)\b", re.I
+)
+
+
+class FallbackStream(LineFilter):
+    """``rtk test`` on output of no known runner: the failure blocks and the summary lines among the last 20."""
+
+    def __init__(self, argv: list[str]) -> None:
+        super().__init__(argv)
+        max_lines, max_blocks = limits()
+        self.scan = Scanner(max_lines)
+        self.kept = Kept(max_blocks)
+        self.tail: deque[str] = deque(maxlen=20)
+
+    def _take(self, b: Block | None) -> None:
+        if b is not None and b[0] == "error":
+            self.kept.add(b[1])
+
+    def feed(self, line: str) -> str | None:
+        self.tail.append(line)
+        self._take(self.scan.feed(line))
+        return None
+
+    def finish(self, exit_code: int) -> str:
+        self._take(self.scan.close())
+        summary = "; ".join(dict.fromkeys(ln.strip() for ln in self.tail if _SUMMARY_LINE.search(ln)))
+        if exit_code == 0:
+            if not summary:
+                raise Unrecognized("no summary line")  # nothing says what passed: show it raw
+            return "test: exit 0; " + summary
+        if not self.kept.count:
+            raise Unrecognized("failed, and no line looks like a failure")
+        out = [f"test: exit {exit_code}; " + (summary or "no summary line")]
+        shown, more = self.kept.shown()
+        for b in shown:
+            out.extend(b)
+        self.cut = self.scan.cut + more
+        if more:
+            out.append(f"+{more} more failure blocks")
+        return "\n".join(out)
