@@ -181,9 +181,7 @@ def _listing(
         if errors:
             return out, 0
         raise Unrecognized("no paths")
-    listing, cut = group_lines(
-        folded, dirs, int(config.get("limits.find_max_per_dir")), int(config.get("limits.find_max_results"))
-    )
+    listing, cut = group_lines(folded, dirs, int(config.get("limits.listing_budget")))
     out.extend(listing)
     if hidden.total:
         out.append(hidden.line("paths"))
