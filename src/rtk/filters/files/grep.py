@@ -1,8 +1,17 @@
-"""Filters for ``grep`` and ``rg``: matches grouped by file with line numbers, long lines cut around the match.
+"""Filters for ``grep`` and ``rg``: what the tool prints, regrouped by file; only minified lines are cut.
 
 The engine the user called is the engine that runs, with the user's flags
 parsed in that engine's own grammar, plus ``-n -H`` (and ``--no-heading`` for
-rg) so every match carries its file and line. Flags that change the shape of
+rg) so every match carries its file and line for parsing. The display follows
+what the user's command prints to a pipe (the agent's situation): line numbers
+only with ``-n`` (rg numbers lines by default only on a terminal), file names
+only when the tool names files (``-H``, several paths, a directory searched;
+never for one file or standard input). Named files with several lines get one
+``file (N):`` header, their lines as the tool prints them after the name
+(``:``/``-`` marks match/context lines when context is on without ``-n``).
+Lines keep their indentation; a line longer than ``limits.grep_max_line``
+characters (minified code) is cut around the match and says how much. Above
+``limits.grep_budget`` tokens, files that do not fit are counted exactly. Flags that change the shape of
 the output (``-l``, ``-c``, ``-o``, ``-q``, ``-h``, ``-Z``, ``--json``...) and
 any flag not known here mean the command runs unfiltered. Exit status 2 is an
 error: the engine's messages are printed first, as they came, and never turned

@@ -2,7 +2,8 @@
 
 The selection never changes: every entry ``ls`` printed is shown, except the
 ``.``/``..`` pseudo-entries and noise directories (``node_modules``, ``.git``...),
-which are named and counted on a line of their own. Dotfiles follow ls's own
+which are named and counted on a line of their own. Above ``limits.listing_budget``
+tokens, directories of ``ls -R`` that do not fit are counted (``dir:  (N entries)``). Dotfiles follow ls's own
 ``-a``/``-A`` rules because the real ``ls`` runs with the user's flags. Flags
 that change the layout in ways this filter does not read run unfiltered.
 """
