@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Capture a real tool's output as a filter fixture.
 
-usage: python scripts/capture.py FILTER CASE [--cwd DIR] [--note TEXT] [--force-filter] -- COMMAND [ARGS...]
+usage: python scripts/capture.py FILTER CASE [--cwd DIR] [--note TEXT] [--stdin FILE] [--force-filter] -- COMMAND [ARGS...]
 
 Runs COMMAND exactly as rtk would (same extra flags, environment and stream
 merging as the filter's Spec), then writes
@@ -59,6 +59,7 @@ def main() -> int:
     ap.add_argument("case")
     ap.add_argument("--cwd", default=".")
     ap.add_argument("--note", default="", help="how the input state was made (script, scenario)")
+    ap.add_argument("--stdin", default=None, help="a file given to the command as its standard input")
     ap.add_argument("--force-filter", action="store_true", help="capture even if the command maps to another filter")
     args = sys.argv[1:]
     if "--" not in args:
@@ -88,7 +89,7 @@ def main() -> int:
         run_argv,
         cwd=ns.cwd,
         env=env,
-        stdin=subprocess.DEVNULL,
+        stdin=open(ns.stdin, "rb") if ns.stdin else subprocess.DEVNULL,  # noqa: SIM115
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT if merge else None,
         timeout=600,
@@ -104,7 +105,9 @@ def main() -> int:
     env_note = " ".join(f"{k}={v}" for k, v in (spec.env or {}).items()) if spec else ""
     captured = (
         f"{datetime.date.today().isoformat()}: {(env_note + ' ') if env_note else ''}{join(run_argv)}"
-        f" ({tool_version(run_argv[0])})" + (f"; {ns.note}" if ns.note else "")
+        f" ({tool_version(run_argv[0])})"
+        + (f" < {os.path.basename(ns.stdin)}" if ns.stdin else "")
+        + (f"; {ns.note}" if ns.note else "")
     )
     lines = [
         "# Real output captured by scripts/capture.py; facts are what the filtered output must keep.",

@@ -117,9 +117,18 @@ def test_rg_never_prints_more_than_the_users_command(tree: Path, argv: list[str]
 
 def test_grep_still_compacts_long_output(tree: Path) -> None:
     (tree / "many.txt").write_text("".join(f"TODO item {i}: check the handler\n" for i in range(60)))
+    raw = _raw("grep", "-r", "TODO", ".", cwd=tree)
+    p = _rtk("grep", "-r", "TODO", ".", cwd=tree)
+    assert p.returncode == 0 and b"./many.txt (60):\nTODO item 0: check" in p.stdout and len(p.stdout) < len(raw)
+    assert b"TODO item 59: check the handler\n" in p.stdout  # nothing cut below the budget
+
+
+def test_grep_of_one_file_prints_what_grep_prints(tree: Path) -> None:
+    """No file name, no line number, no header, no summary: the user asked for none (issue 14, defect 7)."""
+    (tree / "many.txt").write_text("".join(f"    TODO item {i}: check the handler\n" for i in range(60)))
     raw = _raw("grep", "TODO", "many.txt", cwd=tree)
     p = _rtk("grep", "TODO", "many.txt", cwd=tree)
-    assert p.returncode == 0 and b"many.txt (60):" in p.stdout and len(p.stdout) < len(raw)
+    assert p.returncode == 0 and p.stdout == raw
 
 
 # --- ls: the user's command had no -p ------------------------------------------------------

@@ -94,7 +94,7 @@ def test_grep_line_cut_around_the_match() -> None:
     line = "a" * 3000 + "NEEDLE" + "b" * 3000
     raw = f"f.txt:7:{line}\n".encode()
     out = _apply(grep.grep, ["grep", "NEEDLE", "f.txt"], raw).text
-    assert "NEEDLE" in out and "[line cut: 6006 chars]" in out and len(out) < 400
+    assert "NEEDLE" in out and "[line cut: 400 of 6006 chars shown]" in out and len(out) < 700
 
 
 def test_grep_context_file_names_with_dash_numbers() -> None:
@@ -104,7 +104,7 @@ def test_grep_context_file_names_with_dash_numbers() -> None:
     )
     # -H -n: the user asks for the names and numbers, so the grouped form is the smaller one
     out = _apply(grep.grep, ["grep", "-H", "-n", "-C1", "match", "a-1-b.txt"], raw).text
-    assert "a-1-b.txt (8):" in out and "1- before\n  2: match here\n  3- after\n  --\n  11- before" in out
+    assert "a-1-b.txt (8):" in out and "\n1-before\n2:match here\n3-after\n--\n11-before\n" in out
 
 
 def test_wc_keeps_names_exactly() -> None:
@@ -140,3 +140,30 @@ def test_tree_root_must_be_a_listed_directory(tmp_path: Path) -> None:
     raw = b"elsewhere\n\xe2\x94\x94\xe2\x94\x80\xe2\x94\x80 a\n\n0 directories, 1 file\n"
     assert _apply(tree.tree, ["tree", "src"], raw).mode == "raw-unrecognized"
     assert _apply(tree.tree, ["tree", "elsewhere"], raw).mode in ("filtered", "raw-guard")
+
+
+def test_listing_budget_shows_everything_below_it_and_exact_counts_above() -> None:
+    from rtk.filters.files.paths import Unit, fit
+
+    units = [Unit(f"d{i}/", f"d{i}/  " + "  ".join(f"f{j}.txt" for j in range(30)), 30, f"d{i}") for i in range(8)]
+    lines, cut = fit(units, 10_000, ("entry", "entries"), "dir")
+    assert cut == 0 and lines == [u.text for u in units]  # no count of 10: all 240 names
+    lines, cut = fit(units, 400, ("entry", "entries"), "dir")
+    counted = [ln for ln in lines if ln.endswith("(30 entries)")]
+    assert counted and cut == 30 * len(counted) and len(lines) == 8  # each dir in full or counted exactly
+    lines, cut = fit(units, 5, ("entry", "entries"), "dir")
+    assert cut == 240 and lines == ["./  (240 entries in 8 dirs)"]
+
+
+def test_grep_rg_without_n_print_no_line_numbers_and_keep_indentation() -> None:
+    raw = b"a.py:3:    def parse(self):\nb.yaml:7:  retries: 3\nb.yaml:9:  retries: 5\n"
+    out = _apply(grep.grep, ["rg", "retries|parse"], raw).text
+    # grouping does not pay on three lines: the never-worse guard prints what rg itself prints to a pipe
+    assert out == "a.py:    def parse(self):\nb.yaml:  retries: 3\nb.yaml:  retries: 5\n"
+    assert ":3:" not in out and ":7" not in out
+
+
+def test_grep_on_stdin_has_no_label() -> None:
+    raw = b"(standard input):2:dev  4242  0.0  0.1 python3 app.py\n"
+    out = _apply(grep.grep, ["grep", "python"], raw).text
+    assert out.startswith("dev  4242  0.0  0.1 python3 app.py\n") and "(standard input)" not in out

@@ -5,7 +5,9 @@ expression with an action other than ``-print`` (``-exec``, ``-delete``,
 ``-printf``, ``-print0``, ``-ls``...), or any predicate or flag not known here,
 runs unfiltered. Every match is shown, one line per directory, except matches
 inside noise directories (``node_modules``, ``.git``...) below the starting
-point, which are counted per directory on a ``[hidden: ...]`` line. When fd ran
+point, which are counted per directory on a ``[hidden: ...]`` line. Above
+``limits.listing_budget`` tokens, directories that do not fit are shown as
+``dir/  (N entries)``. When fd ran
 with its default visibility, the output says that hidden and gitignored paths
 were not searched.
 """
@@ -181,9 +183,7 @@ def _listing(
         if errors:
             return out, 0
         raise Unrecognized("no paths")
-    listing, cut = group_lines(
-        folded, dirs, int(config.get("limits.find_max_per_dir")), int(config.get("limits.find_max_results"))
-    )
+    listing, cut = group_lines(folded, dirs, int(config.get("limits.listing_budget")))
     out.extend(listing)
     if hidden.total:
         out.append(hidden.line("paths"))

@@ -1,8 +1,17 @@
-"""Filters for ``grep`` and ``rg``: matches grouped by file with line numbers, long lines cut around the match.
+"""Filters for ``grep`` and ``rg``: what the tool prints, regrouped by file; only minified lines are cut.
 
 The engine the user called is the engine that runs, with the user's flags
 parsed in that engine's own grammar, plus ``-n -H`` (and ``--no-heading`` for
-rg) so every match carries its file and line. Flags that change the shape of
+rg) so every match carries its file and line for parsing. The display follows
+what the user's command prints to a pipe (the agent's situation): line numbers
+only with ``-n`` (rg numbers lines by default only on a terminal), file names
+only when the tool names files (``-H``, several paths, a directory searched;
+never for one file or standard input). Named files with several lines get one
+``file (N):`` header, their lines as the tool prints them after the name
+(``:``/``-`` marks match/context lines when context is on without ``-n``).
+Lines keep their indentation; a line longer than ``limits.grep_max_line``
+characters (minified code) is cut around the match and says how much. Above
+``limits.grep_budget`` tokens, files that do not fit are counted exactly. Flags that change the shape of
 the output (``-l``, ``-c``, ``-o``, ``-q``, ``-h``, ``-Z``, ``--json``...) and
 any flag not known here mean the command runs unfiltered. Exit status 2 is an
 error: the engine's messages are printed first, as they came, and never turned
@@ -12,9 +21,11 @@ into "no matches".
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.filters.files.paths import Unit, fit, head
 from rtk.text import plural, split_lines
 
 COMMANDS = ("grep", "rg")
@@ -217,17 +228,24 @@ def _matcher(engine: str, o: _Args, argv: list[str]) -> re.Pattern[str] | None:
             return None
 
 
+_WINDOW = 400  # characters kept of a cut line, around its first match
+
+
 def _cut_line(text: str, limit: int, rx: re.Pattern[str] | None) -> tuple[str, bool]:
-    """``text`` if short, else a window of ``limit`` characters around the first match."""
+    """``text`` unchanged unless longer than ``limit``; then a window around the first match, saying what was cut."""
     if len(text) <= limit:
         return text, False
+    window = min(limit, _WINDOW)
     m = rx.search(text) if rx is not None else None
     start = 0
     if m is not None:
-        start = max(0, min(m.start() - limit // 3, len(text) - limit))
-    end = start + limit
+        start = max(0, min(m.start() - window // 3, len(text) - window))
+    end = start + window
     return (
-        ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "") + f" [line cut: {len(text)} chars]",
+        ("…" if start else "")
+        + text[start:end]
+        + ("…" if end < len(text) else "")
+        + f" [line cut: {window} of {len(text)} chars shown]",
         True,
     )
 
@@ -322,69 +340,71 @@ def grep(argv: list[str], output: str, exit_code: int) -> Filtered:
         raise Unrecognized("unsupported flags")
     rx = _matcher(engine, o, argv)
     limit = int(config.get("limits.grep_max_line"))
-    per_file = int(config.get("limits.grep_max_per_file"))
-    max_total = int(config.get("limits.grep_max_results"))
+    budget = int(config.get("limits.grep_budget"))
     view: View = []
     files, other = _parse_lines(split_lines(output), o.context, view)
     if not files and other and exit_code == 0:
         raise Unrecognized("no match lines")
-    out = list(other)
+    names = _shows_names(engine, o, files)
     cut = 0
-    shown_total = 0
-    total = sum(f.matches for f in files.values())
-    pending = list(files.values())
-    while pending:
-        f = pending[0]
-        if shown_total >= max_total:
-            break
-        pending.pop(0)
-        out.append(f"{f.name} ({f.matches}):")
-        room = min(per_file, max_total - shown_total)
-        shown = 0
-        last_kept = -1
-        for idx, (num, sep, text) in enumerate(f.lines):
-            if sep == ":" and shown >= room:
-                break
+
+    def body(f: _File, named: bool) -> list[str]:
+        """The file's lines as the tool prints them, file name included when ``named``."""
+        nonlocal cut
+        rows = []
+        for num, sep, text in f.lines:
             if sep == "--":
-                out.append("  --")
-                last_kept = idx
+                rows.append("--")
                 continue
-            body, was_cut = _cut_line(text.strip(), limit, rx)
+            shown, was_cut = _cut_line(text, limit, rx)
             cut += was_cut
-            out.append(f"  {num}{sep} {body}".rstrip())
-            shown += sep == ":"
-            last_kept = idx
-        rest = f.lines[last_kept + 1 :]
-        rest_matches = sum(1 for _, s, _ in rest if s == ":")
-        if rest_matches:
-            out.append(f"  +{rest_matches} more matching {'line' if rest_matches == 1 else 'lines'} in this file")
-            cut += sum(1 for _, s, _ in rest if s != "--")
-        shown_total += shown
-    if pending:
-        n = sum(f.matches for f in pending)
-        names = ", ".join(f"{f.name} ({f.matches})" for f in pending[:20])
-        more = f", +{len(pending) - 20} more files" if len(pending) > 20 else ""
-        out.append(f"+{n} more matching lines in {plural(len(pending), 'more file')}: {names}{more}")
-        cut += sum(len([x for x in f.lines if x[1] != "--"]) for f in pending)
-    if files:
-        summary = f"{plural(total, 'match', 'matches')} in {plural(len(files), 'file')}"
+            prefix = (f.name + sep if named else "") + (f"{num}{sep}" if o.numbers else "")
+            if not named and not o.numbers and o.context and names:
+                prefix = sep  # under a file header: ":" a match, "-" a context line
+            rows.append(prefix + shown)
+        return rows
+
+    out = list(other)
+    total = sum(f.matches for f in files.values())
+    if names:
+        units = []
+        for f in files.values():
+            # one match and no context: the line as the tool prints it; else a header and the lines
+            one = len(f.lines) == 1
+            text = body(f, True)[0] if one else "\n".join([f"{f.name} ({f.matches}):", *body(f, False)])
+            units.append(Unit(f.name, text, f.matches, f.name.rsplit("/", 1)[0] if "/" in f.name else ""))
+        shown, hidden = fit(units, budget, ("match", "matches"), "file")
+        out.extend(shown)
+    else:
+        shown, hidden = head([r for f in files.values() for r in body(f, False)], budget)
+        out.extend(shown)
+        if hidden:
+            out.append(f"+{hidden} more lines")
+    cut += hidden
+    if files and (names or cut or exit_code >= 2):
+        summary = plural(total, "match", "matches") + (f" in {plural(len(files), 'file')}" if names else "")
         if exit_code >= 2:
             summary += f"; {engine} reported errors (exit {exit_code})"
         out.append(summary)
     return Filtered("\n".join(out) + "\n", cut, _user_view(engine, o, view))
 
 
+def _shows_names(engine: str, o: _Args, files: Iterable[str]) -> bool:
+    """Whether the user's command prints file names: ``-H``, several paths, a directory searched."""
+    if o.names or len(o.paths) > 1:
+        return True
+    if engine == "grep" and not o.recursive:
+        return False  # one file, or standard input
+    if o.paths:
+        return any(f != o.paths[0] for f in files)  # a directory (its files are named), not a file
+    # the current directory is searched, unless the engine read standard input
+    return not set(files) <= {"(standard input)", "<stdin>"}
+
+
 def _user_view(engine: str, o: _Args, view: View) -> str:
     """What the user's command prints, without the ``-n -H`` rtk added: the never-worse baseline."""
     files = {v[0] for v in view if not isinstance(v, str)}
-    if o.names or len(o.paths) > 1:
-        names = True
-    elif engine == "grep" and not o.recursive:
-        names = False  # one file, or standard input
-    elif o.paths:
-        names = any(f != o.paths[0] for f in files)  # a directory (its files are named), not a file
-    else:  # the current directory is searched, unless the engine read standard input
-        names = not files <= {"(standard input)", "<stdin>"}
+    names = _shows_names(engine, o, files)
     out = []
     for v in view:
         if isinstance(v, str):

@@ -2,7 +2,8 @@
 
 The selection never changes: every entry ``ls`` printed is shown, except the
 ``.``/``..`` pseudo-entries and noise directories (``node_modules``, ``.git``...),
-which are named and counted on a line of their own. Dotfiles follow ls's own
+which are named and counted on a line of their own. Above ``limits.listing_budget``
+tokens, directories of ``ls -R`` that do not fit are counted (``dir:  (N entries)``). Dotfiles follow ls's own
 ``-a``/``-A`` rules because the real ``ls`` runs with the user's flags. Flags
 that change the layout in ways this filter does not read run unfiltered.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.filters.files.paths import Unit, fit, head
 from rtk.text import plural, split_lines
 
 COMMANDS = ("ls",)
@@ -195,7 +197,7 @@ def ls(argv: list[str], output: str, exit_code: int) -> Filtered:
     if o is None:
         raise Unrecognized("unsupported flags")
     noise = frozenset(config.get("filters.noise_dirs"))
-    cap = int(config.get("limits.ls_max_entries"))
+    budget = int(config.get("limits.listing_budget"))
     errors: list[str] = []
     lines: list[str] = []
     for ln in split_lines(output):
@@ -208,6 +210,8 @@ def ls(argv: list[str], output: str, exit_code: int) -> Filtered:
     n_dirs = n_files = 0
     cut = 0
     show_headers = len(blocks) > 1
+    units: list[Unit] = []  # directories under their own header
+    single: list[str] = []  # entries of a listing without headers
     for header, entry_lines in blocks:
         directory = header if header is not None else (o.paths[0] if len(o.paths) == 1 and not o.directory else None)
         if header is not None and header not in o.paths and _noise_below(header, o.paths or ["."], noise):
@@ -232,19 +236,24 @@ def ls(argv: list[str], output: str, exit_code: int) -> Filtered:
             visible.append(e)
         if not o.sorted_by_user:
             visible.sort(key=lambda e: e.kind != "d")  # stable: keeps ls's order within each group
+        rows = [_fmt(e, o.long) for e in visible]
         if show_headers and header is not None:
-            out.append(f"{header}:")
-        shown = visible if len(visible) <= cap + 1 else visible[:cap]
-        for e in shown:
-            out.append(("  " if show_headers and header is not None else "") + _fmt(e, o.long))
-        if len(shown) < len(visible):
-            cut += len(visible) - len(shown)
-            out.append(f"  +{len(visible) - len(shown)} more entries")
+            text = "\n".join([f"{header}:", *("  " + r for r in rows)])
+            units.append(Unit(f"{header}:", text, len(visible), header))
+        else:
+            single.extend(rows)
         for e in visible:
             if e.kind == "d":
                 n_dirs += 1
             else:
                 n_files += 1
+    shown, left = head(single, budget)
+    out.extend(shown)
+    if left:
+        out.append(f"+{left} more entries")
+    listed, not_listed = fit(units, budget, ("entry", "entries"), "dir")
+    out.extend(listed)
+    cut += left + not_listed
     if hidden:
         extra = f" ({hidden_entries} entries in {plural(hidden_dirs, 'dir')} below them)" if hidden_dirs else ""
         out.append(f"[hidden noise dirs: {' '.join(sorted(set(hidden)))}{extra}]")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from rtk import config
+from rtk.text import plural
 
 _DIGITS = re.compile(r"\d{1,12}")
 
@@ -139,13 +140,13 @@ class Hidden:
 
 
 def group_lines(
-    paths: list[tuple[str, int]], dirs: set[str], per_dir: int, total_cap: int, root_label: str = "./"
+    paths: list[tuple[str, int]], dirs: set[str], budget: int, root_label: str = "./"
 ) -> tuple[list[str], int]:
     """One line per directory, ``dir/  name  name/``, sorted; returns (lines, entries cut).
 
-    ``dirs`` holds the paths known to be directories (they get a ``/``). At most
-    ``per_dir`` names are shown per directory and ``total_cap`` in all; every name
-    left out is counted on the line (``+N more``) and in the returned count.
+    ``dirs`` holds the paths known to be directories (they get a ``/``). Every
+    name is shown while the listing fits ``budget`` tokens; above it, directories
+    that do not fit are shown as ``dir/  (N entries)`` (see :func:`fit`).
     """
     groups: dict[str, dict[str, int]] = {}
     for p, count in paths:
@@ -156,25 +157,86 @@ def group_lines(
             name += "/"
         g = groups.setdefault(parent, {})
         g[name] = g.get(name, 0) + count
-    out: list[str] = []
-    cut = 0
-    shown_total = 0
-    keys = sorted(groups)
-    for i, parent in enumerate(keys):
+    units = []
+    for parent in sorted(groups):
         counts = groups[parent]
         names = [(t, c if c > 1 else counts.get(t, 1)) for t, c in fold(sorted(counts))]
-        if shown_total >= total_cap:
-            rest = sum(sum(groups[k].values()) for k in keys[i:])
-            out.append(f"+{rest} more in {len(keys) - i} more dirs")
-            cut += rest
-            break
-        room = min(per_dir, total_cap - shown_total)
-        shown = names if len(names) <= room + 1 else names[:room]
-        line = (parent or root_label) + "  " + "  ".join(n if "{" in n else qname(n) for n, _ in shown)
-        if len(shown) < len(names):
-            left = sum(c for _, c in names[len(shown) :])
-            line += f"  +{left} more"
-            cut += left
-        out.append(line)
-        shown_total += len(shown)
+        line = (parent or root_label) + "  " + "  ".join(n if "{" in n else qname(n) for n, _ in names)
+        units.append(Unit(parent or root_label, line, sum(counts.values()), parent))
+    return fit(units, budget, ("entry", "entries"), "dir")
+
+
+class Unit:
+    """One group of a listing: its full text, or in its place one line with its exact count."""
+
+    __slots__ = ("count", "dir", "key", "text")
+
+    def __init__(self, key: str, text: str, count: int, dir: str) -> None:
+        self.key = key  # what the count line names (a directory, a file)
+        self.text = text  # the full lines, joined by "\n"
+        self.count = count  # entries it stands for
+        self.dir = dir  # the directory it lies in, for grouping at a coarser level
+
+
+def _cost(lines: list[str]) -> int:
+    from rtk import tokens
+
+    return sum(tokens.estimate(s) + 1 for s in lines)
+
+
+def fit(units: list[Unit], budget: int, noun: tuple[str, str], unit_noun: str) -> tuple[list[str], int]:
+    """Every unit in full when the whole fits ``budget`` tokens; else counts per directory.
+
+    Above the budget each unit that no longer fits becomes ``key  (N noun)``, the
+    units shown in full being chosen in order among those whose text fits what is
+    left once every count line is paid for. When even the count lines do not fit,
+    units are counted per directory, at the deepest level that fits. Every count
+    is exact. Returns (lines, entries not shown in full).
+    """
+    full = [u.text for u in units]
+    if _cost(full) <= budget:
+        return full, 0
+    counts = [f"{u.key}  ({plural(u.count, *noun)})" for u in units]
+    spent = _cost(counts)
+    if spent > budget:
+        return _per_dir(units, budget, noun, unit_noun), sum(u.count for u in units)
+    room = budget - spent
+    out: list[str] = []
+    cut = 0
+    for u, c in zip(units, counts, strict=True):
+        extra = _cost([u.text]) - _cost([c])
+        if extra <= room:
+            room -= extra
+            out.append(u.text)
+        else:
+            out.append(c)
+            cut += u.count
     return out, cut
+
+
+def _per_dir(units: list[Unit], budget: int, noun: tuple[str, str], unit_noun: str) -> list[str]:
+    """Count lines per directory, cut to the deepest directory level whose lines fit ``budget``."""
+    depth = max((u.dir.rstrip("/").count("/") + 1 for u in units if u.dir.strip("/")), default=0)
+    lines: list[str] = []
+    while True:
+        groups: dict[str, list[int]] = {}
+        for u in units:
+            parts = u.dir.rstrip("/").split("/")
+            d = "/".join(parts[:depth]) + "/" if depth and u.dir.strip("/") else "./"
+            g = groups.setdefault(d, [0, 0])
+            g[0] += u.count
+            g[1] += 1
+        lines = [f"{d}  ({plural(n, *noun)} in {plural(k, unit_noun)})" for d, (n, k) in groups.items()]
+        if depth == 0 or _cost(lines) <= budget:
+            return lines
+        depth -= 1
+
+
+def head(rows: list[str], budget: int) -> tuple[list[str], int]:
+    """The leading rows that fit ``budget`` tokens, when there is no directory to count by; (rows, rows left)."""
+    spent = 0
+    for i, r in enumerate(rows):
+        spent += _cost([r])
+        if spent > budget:
+            return rows[:i], sum(1 for x in rows[i:] if x != "--")
+    return rows, 0

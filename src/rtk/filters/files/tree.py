@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.files.paths import asked_for, fold, noise_dirs, qname
+from rtk.filters.files.paths import Unit, asked_for, fit, fold, noise_dirs, qname
 from rtk.text import plural, split_lines
 
 COMMANDS = ("tree",)
@@ -141,7 +141,7 @@ def tree(argv: list[str], output: str, exit_code: int) -> Filtered:
     words = parsed[1]
     given = {r.rstrip("/") or "/" for r in (parsed[0] or ["."])}
     noise = noise_dirs() - asked_for(noise_dirs(), words)
-    cap = int(config.get("limits.tree_max_entries"))
+    budget = int(config.get("limits.listing_budget"))
     roots: list[_Node] = []
     tail: list[str] = []
     stack: list[_Node] = []
@@ -170,55 +170,41 @@ def tree(argv: list[str], output: str, exit_code: int) -> Filtered:
         stack.append(node)
     if not roots:
         raise Unrecognized("no root line")
-    st = _State(cap)
+    st = _State()
     for root in roots:
         inside_noise = any(part in noise for part in _bare(root.name).split("/"))
-        _render(root, 0, st, noise if not inside_noise else frozenset(), True)
-    out = st.out
+        _render(root, 0, st, noise if not inside_noise else frozenset(), True, "")
+    out, cut = fit(st.units, budget, ("entry", "entries"), "dir")
     if st.hidden:
         out.append(f"[hidden: {st.hidden} entries in {plural(st.hidden_dirs, 'noise dir')}]")
     out.extend(tail)
-    return Filtered("\n".join(out) + "\n", st.cut + st.hidden)
+    return Filtered("\n".join(out) + "\n", cut + st.hidden)
 
 
 class _State:
-    __slots__ = ("cap", "cut", "hidden", "hidden_dirs", "out")
+    __slots__ = ("hidden", "hidden_dirs", "units")
 
-    def __init__(self, cap: int) -> None:
-        self.cap = cap
-        self.cut = 0
+    def __init__(self) -> None:
         self.hidden = 0
         self.hidden_dirs = 0
-        self.out: list[str] = []
+        self.units: list[Unit] = []
 
 
-def _render(node: _Node, depth: int, st: _State, noise: frozenset[str], root: bool) -> None:
-    out, cap = st.out, st.cap
+def _render(node: _Node, depth: int, st: _State, noise: frozenset[str], root: bool, path: str) -> None:
     pad = "  " * depth
     name = node.name if root or node.name.endswith("/") else node.name + "/"
+    path = f"{path}/{_bare(node.name)}" if path else _bare(node.name)
     if not root and node.children and _bare(node.name) in noise:
         n = node.size()
         st.hidden += n
         st.hidden_dirs += 1
-        out.append(f"{pad}{name}  ({n} hidden)")
+        st.units.append(Unit(pad + name, f"{pad}{name}  ({n} hidden)", 0, path))
         return
     # Files (and empty or unopened dirs) share the directory's line, numbered runs folded;
-    # subdirectories follow on their own lines. At most `cap` items are shown.
+    # subdirectories follow on their own lines.
     leaves = fold([k.name for k in node.children if not k.children])
-    subdirs = [k for k in node.children if k.children]
-    room = cap if len(leaves) + len(subdirs) > cap + 1 else len(leaves) + len(subdirs)
-    shown_leaves = leaves[:room]
-    shown_dirs = subdirs[: max(0, room - len(shown_leaves))]
-    out.append(
-        pad + name + ("  " + "  ".join(t if c > 1 else qname(t) for t, c in shown_leaves) if shown_leaves else "")
-    )
-    for k in shown_dirs:
-        _render(k, depth + 1, st, noise, False)
-    rest_leaves = sum(c for _, c in leaves[len(shown_leaves) :])
-    rest_dirs = subdirs[len(shown_dirs) :]
-    if rest_leaves or rest_dirs:
-        below = sum(k.size() for k in rest_dirs)
-        n = rest_leaves + len(rest_dirs)
-        st.cut += n + below
-        extra = f" ({below} entries below them)" if below else ""
-        out.append(f"{pad}  +{n} more entries{extra}")
+    line = pad + name + ("  " + "  ".join(t if c > 1 else qname(t) for t, c in leaves) if leaves else "")
+    st.units.append(Unit(pad + name, line, sum(c for _, c in leaves), path))
+    for k in node.children:
+        if k.children:
+            _render(k, depth + 1, st, noise, False, path)

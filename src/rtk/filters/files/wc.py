@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.files.paths import fold_paths
+from rtk.filters.files.paths import fold_paths, head
 from rtk.text import split_lines
 
 COMMANDS = ("wc",)
@@ -87,10 +87,9 @@ def wc(argv: list[str], output: str, exit_code: int) -> Filtered:
     if not files:
         files = [name for _, name in rows if name and name != "total"]
     prefix = _prefix(files)
-    cap = int(config.get("limits.wc_max_rows"))
+    budget = int(config.get("limits.listing_budget"))
     out = list(errors)
-    head = " ".join(cols)
-    out.append(head + (f"  (paths under {prefix})" if prefix else ""))
+    out.append(" ".join(cols) + (f"  (paths under {prefix})" if prefix else ""))
     # Consecutive rows with the same counts and numbered names fold into one brace range.
     items: list[tuple[list[str], str, int]] = []
     i = 0
@@ -103,9 +102,11 @@ def wc(argv: list[str], output: str, exit_code: int) -> Filtered:
             items.append((rows[i][0], name, count))
         i = j + 1
     total_row = items.pop() if len(rows) > 1 and rows[-1][1] == "total" else None
-    shown = items if len(items) <= cap + 1 else items[:cap]
-    for nums, name, count in shown:
-        out.append(" ".join(nums) + (f"  {name}" if name else "") + ("  (each)" if count > 1 else ""))
+    rows_text = [
+        " ".join(nums) + (f"  {name}" if name else "") + ("  (each)" if c > 1 else "") for nums, name, c in items
+    ]
+    shown, _ = head(rows_text, budget)
+    out.extend(shown)
     cut = sum(c for _, _, c in items[len(shown) :])
     if cut:
         out.append(f"+{cut} more rows")
