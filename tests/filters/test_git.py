@@ -233,7 +233,7 @@ def feed(cls: type[_gitstream.LineFilter], lines: list[str], code: int) -> tuple
 
 def test_push_success_needs_exit_zero() -> None:
     lines = ["To /srv/origin.git", "   1a2b3c4..5d6e7f8  main -> main"]
-    assert feed(_gitstream.Push, lines, 0) == ([], "ok main 1a2b3c4..5d6e7f8")
+    assert feed(_gitstream.Push, lines, 0) == ([], "ok to /srv/origin.git: main 1a2b3c4..5d6e7f8")
     shown, summary = feed(_gitstream.Push, lines, 1)
     assert "ok" not in summary and not any(s.startswith("ok") for s in shown)
 
@@ -249,7 +249,7 @@ def test_push_unknown_lines_pass_through_as_they_come() -> None:
 def test_fetch_quiet_is_empty_and_tag_updates_are_named() -> None:
     assert feed(_gitstream.Fetch, [], 0) == ([], "")
     _, summary = feed(_gitstream.Fetch, ["From x", " t [tag update]      v1         -> v1"], 0)
-    assert summary == "ok v1 (tag update)"
+    assert summary == "ok from x: v1 (tag update)"
 
 
 def test_commit_success_needs_exit_zero_and_the_result_line() -> None:
@@ -451,5 +451,5 @@ def test_pull_failure_after_a_result_repeats_what_git_said() -> None:
     shown, summary = feed(_gitstream.Pull, lines, 1)
     assert shown == ["error: something went wrong afterwards"]
     assert not summary.startswith("ok")
-    assert summary.splitlines() == ["fetched: origin/main 1a2b..3c4d", "Updating 1a2b..3c4d", "Fast-forward", " a | 1 +",
+    assert summary.splitlines() == ["fetched from x: origin/main 1a2b..3c4d", "Updating 1a2b..3c4d", "Fast-forward", " a | 1 +",
                                     " 1 file changed, 1 insertion(+)"]  # fmt: skip
