@@ -11,11 +11,11 @@ from rtk import filters
 from rtk.filterapi import Filtered, Spec, Unrecognized
 from rtk.filters.git import _keyed
 from rtk.filters.git import diff as _gitdiff
-from rtk.filters.git import listing as _gitlisting
-from rtk.filters.git import status as git_status
 from rtk.filters.git import diffstat as _gitstat
+from rtk.filters.git import listing as _gitlisting
 from rtk.filters.git import log as _gitlog
 from rtk.filters.git import ops as _gitops
+from rtk.filters.git import status as git_status
 from rtk.filters.git import stream as _gitstream
 
 
@@ -512,7 +512,9 @@ def test_status_over_the_budget_names_or_counts_every_path() -> None:
 def test_any_budget_accounts_for_every_path_and_stays_within_it(budget: int, monkeypatch: pytest.MonkeyPatch) -> None:
     from rtk import config
 
-    monkeypatch.setattr(config, "get", lambda k, _real=config.get: budget if k == "limits.git_list_tokens" else _real(k))
+    monkeypatch.setattr(
+        config, "get", lambda k, _real=config.get: budget if k == "limits.git_list_tokens" else _real(k)
+    )
     fx = load(FIXTURES / "git-status" / "untracked-over-budget.toml")
     paths = _untracked(fx.raw)
     res = git_status(["git", "status"], fx.raw.decode(), 0)

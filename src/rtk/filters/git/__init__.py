@@ -3,8 +3,9 @@
 Global options (``-C dir``, ``-c k=v``, ``--no-pager``...) are forwarded to git
 untouched. The other subcommands live in this package's modules, imported only
 when used: ``log`` (log, show), ``diff`` (diff), ``stream`` (commit, push, pull,
-fetch), ``ops`` (add, branch, stash, worktree, checkout) and ``diffstat``
-(diffstat and ref-update lines they share). A
+fetch), ``ops`` (add, branch, stash, worktree, checkout), ``diffstat``
+(diffstat and ref-update lines they share) and ``listing`` (path lists over
+``limits.git_list_tokens``, counted by directory). A
 subcommand without a filter, or with a flag that asks for a specific output
 format, runs unfiltered.
 """
