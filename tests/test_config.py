@@ -40,8 +40,8 @@ def test_xdg_and_env_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -
 
 
 def test_values_are_read() -> None:
-    write('[limits]\nstatus_max_files = 3\n[hooks]\nexclude_commands = ["git rebase", "^curl"]\n')
-    assert config.get("limits.status_max_files") == 3
+    write('[limits]\ngit_list_tokens = 3\n[hooks]\nexclude_commands = ["git rebase", "^curl"]\n')
+    assert config.get("limits.git_list_tokens") == 3
     assert config.get("hooks.exclude_commands") == ["git rebase", "^curl"]
 
 
@@ -91,7 +91,7 @@ def test_cli_config_shows_path_and_values() -> None:
     assert p.returncode == 0
     assert f"config file: {cfg_path()}" in p.stdout
     assert "max_files = 5   # set in config" in p.stdout
-    assert "status_max_files = 15" in p.stdout
+    assert "git_list_tokens = 4000" in p.stdout
 
 
 def test_cli_config_init_writes_commented_defaults_once() -> None:

@@ -40,9 +40,11 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "directory": ("", "recovery directory; empty means <data dir>/tee (env RTK_TEE_DIR wins)"),
     },
     "limits": {
-        "status_max_files": (15, "git status: files listed per section"),
-        "status_max_untracked": (10, "git status: untracked files listed"),
-        "git_files": (20, "git pull/commit/stash show: files listed before '+N more'"),
+        "git_list_tokens": (
+            4000,
+            "git status sections and the file lists of add/commit/pull/stash show: listed whole up to this many"
+            " tokens; above it, counted by directory (exact counts)",
+        ),
         "passthrough_max_lines": (200, "unrecognised output longer than this is shown head+tail"),
         "grep_budget": (
             6000,

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from fixturelib import FIXTURES, load, run
 from rtk import filters
 from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.filters.git import _keyed
 from rtk.filters.git import diff as _gitdiff
 from rtk.filters.git import diffstat as _gitstat
+from rtk.filters.git import listing as _gitlisting
 from rtk.filters.git import log as _gitlog
 from rtk.filters.git import ops as _gitops
+from rtk.filters.git import status as git_status
 from rtk.filters.git import stream as _gitstream
 
 
@@ -233,7 +239,7 @@ def feed(cls: type[_gitstream.LineFilter], lines: list[str], code: int) -> tuple
 
 def test_push_success_needs_exit_zero() -> None:
     lines = ["To /srv/origin.git", "   1a2b3c4..5d6e7f8  main -> main"]
-    assert feed(_gitstream.Push, lines, 0) == ([], "ok main 1a2b3c4..5d6e7f8")
+    assert feed(_gitstream.Push, lines, 0) == ([], "ok to /srv/origin.git: main 1a2b3c4..5d6e7f8")
     shown, summary = feed(_gitstream.Push, lines, 1)
     assert "ok" not in summary and not any(s.startswith("ok") for s in shown)
 
@@ -249,7 +255,7 @@ def test_push_unknown_lines_pass_through_as_they_come() -> None:
 def test_fetch_quiet_is_empty_and_tag_updates_are_named() -> None:
     assert feed(_gitstream.Fetch, [], 0) == ([], "")
     _, summary = feed(_gitstream.Fetch, ["From x", " t [tag update]      v1         -> v1"], 0)
-    assert summary == "ok v1 (tag update)"
+    assert summary == "ok from x: v1 (tag update)"
 
 
 def test_commit_success_needs_exit_zero_and_the_result_line() -> None:
@@ -451,5 +457,98 @@ def test_pull_failure_after_a_result_repeats_what_git_said() -> None:
     shown, summary = feed(_gitstream.Pull, lines, 1)
     assert shown == ["error: something went wrong afterwards"]
     assert not summary.startswith("ok")
-    assert summary.splitlines() == ["fetched: origin/main 1a2b..3c4d", "Updating 1a2b..3c4d", "Fast-forward", " a | 1 +",
+    assert summary.splitlines() == ["fetched from x: origin/main 1a2b..3c4d", "Updating 1a2b..3c4d", "Fast-forward", " a | 1 +",
                                     " 1 file changed, 1 insertion(+)"]  # fmt: skip
+
+
+# ---------------------------------------------------------------------------
+# listings: whole under limits.git_list_tokens, counted by directory above it (issue 14, defect 5)
+# ---------------------------------------------------------------------------
+
+_COUNT_LINE = re.compile(r"(\d+) (?:paths?|files?) (?:under (\S+/)|in (\S+/)|at the top level)(?: \((.*)\))?")
+
+
+def _accounted(paths: list[str], shown: list[str]) -> None:
+    """Every path is named, or counted on exactly one directory line whose count is exact."""
+    named = {p for p in paths if p in shown}
+    counted: dict[str, int] = {}
+    for line in shown:
+        m = _COUNT_LINE.fullmatch(line)
+        if m is None:
+            assert line in paths, line
+            continue
+        n, under, inside = int(m[1]), m[2], m[3]
+        if under is not None:
+            members = [p for p in paths if p.startswith(under) and p not in named]
+        elif inside is not None:
+            members = [p for p in paths if p.rpartition("/")[0] + "/" == inside and p not in named]
+        else:
+            members = [p for p in paths if "/" not in p.rstrip("/") and p not in named]
+        assert n == len(members), line
+        for p in members:
+            counted[p] = counted.get(p, 0) + 1
+    assert all(counted.get(p, 0) == 1 for p in paths if p not in named)
+
+
+def _untracked(raw: bytes) -> list[str]:
+    lines = raw.decode().split("Untracked files:\n", 1)[1].splitlines()
+    return [ln[1:] for ln in lines if ln.startswith("\t")]
+
+
+def test_status_over_the_budget_names_or_counts_every_path() -> None:
+    fx = load(FIXTURES / "git-status" / "untracked-over-budget.toml")
+    paths = _untracked(fx.raw)
+    assert len(paths) == 1070
+    out = run(fx).text
+    section = out.split("untracked (1070):\n", 1)[1].splitlines()
+    shown = [ln[2:] for ln in section if ln.startswith("  ") and not ln.startswith("  (")]
+    _accounted(paths, shown)
+    assert "600 paths under src/gen/" in shown  # the biggest directory is the one counted
+    assert "tests/data/sample_300.json" in shown and "scratch_20.txt" in shown
+    assert "  (600 counted by directory, not named: over limits.git_list_tokens)" in section
+
+
+@pytest.mark.parametrize("budget", [0, 1, 50, 200, 1000, 2500])
+def test_any_budget_accounts_for_every_path_and_stays_within_it(budget: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    from rtk import config
+
+    monkeypatch.setattr(
+        config, "get", lambda k, _real=config.get: budget if k == "limits.git_list_tokens" else _real(k)
+    )
+    fx = load(FIXTURES / "git-status" / "untracked-over-budget.toml")
+    paths = _untracked(fx.raw)
+    res = git_status(["git", "status"], fx.raw.decode(), 0)
+    assert isinstance(res, Filtered)
+    section = res.text.split("untracked (1070):\n", 1)[1].splitlines()
+    shown = [ln[2:] for ln in section if ln.startswith("  ") and not ln.startswith("  (")]
+    _accounted(paths, shown)
+    readme_counted = "  M README.md" not in res.text  # the other section, budgeted on its own
+    assert res.cut == len(paths) - sum(p in shown for p in paths) + readme_counted
+    if budget >= 50:  # above the few lines the counts themselves need, the budget holds
+        assert sum(len(s) + 3 for s in shown) <= budget * 4
+
+
+def test_listing_under_the_budget_is_whole_and_over_it_opens_small_directories_first() -> None:
+    entries = [(f"big/f{i}.py", f"M big/f{i}.py", "M") for i in range(200)]
+    entries += [("small/a.py", "D small/a.py", "D"), ("small/b.py", "M small/b.py", "M"), ("top.txt", "M top.txt", "M")]
+    shown, hidden = _gitlisting.group(entries, 20)
+    assert shown == ["200 paths under big/ (200 M)", "D small/a.py", "M small/b.py", "M top.txt"] and hidden == 200
+    shown, hidden = _gitlisting.group(entries, 0)
+    assert shown == ["200 paths under big/ (200 M)", "2 paths under small/ (1 D, 1 M)", "1 path at the top level (1 M)"]
+    assert hidden == 203
+
+
+def test_file_lists_of_add_pull_and_stash_are_budgeted_not_cut_at_20() -> None:
+    files = [f"pkg/mod_{i}.py +1" for i in range(60)]
+    cut = [0]
+    assert _gitstat.files_line(files, cut) == ["  " + ", ".join(files)] and cut == [0]
+    many = [f"pkg/sub/generated_{i}.py +1 -1" for i in range(1500)] + ["README.md +2"]
+    cut = [0]
+    (line,) = _gitstat.files_line(many, cut)
+    assert line == "  1500 files under pkg/sub/, README.md +2" and cut == [1500]
+
+
+def test_status_entries_are_grouped_by_their_new_path() -> None:
+    assert _keyed("staged", "R old/a.py -> new/a.py") == ("new/a.py", "R old/a.py -> new/a.py", "R")
+    assert _keyed("conflicts", "both modified src/x.c") == ("src/x.c", "both modified src/x.c", "both modified")
+    assert _keyed("untracked", "M file with spaces") == ("M file with spaces", "M file with spaces", "")

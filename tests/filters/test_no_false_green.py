@@ -40,4 +40,4 @@ def test_a_failing_exit_never_gets_a_success_line(path: Path) -> None:
 def test_the_check_sees_rtk_own_success_lines() -> None:
     """With the real exit code 0, rtk's own one-line summaries are found: the pattern is live."""
     push = next(p for p in PATHS if p.parent.name == "git-push" and p.stem == "ok")
-    assert invented_success(push, 0) == ["ok main 90f22e7..d3c55e8"]
+    assert invented_success(push, 0) == ["ok to /tmp/rtk-git-history/push-ok.origin.git: main 90f22e7..d3c55e8"]

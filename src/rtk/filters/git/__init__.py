@@ -3,8 +3,9 @@
 Global options (``-C dir``, ``-c k=v``, ``--no-pager``...) are forwarded to git
 untouched. The other subcommands live in this package's modules, imported only
 when used: ``log`` (log, show), ``diff`` (diff), ``stream`` (commit, push, pull,
-fetch), ``ops`` (add, branch, stash, worktree, checkout) and ``diffstat``
-(diffstat and ref-update lines they share). A
+fetch), ``ops`` (add, branch, stash, worktree, checkout), ``diffstat``
+(diffstat and ref-update lines they share) and ``listing`` (path lists over
+``limits.git_list_tokens``, counted by directory). A
 subcommand without a filter, or with a flag that asks for a specific output
 format, runs unfiltered.
 """
@@ -340,6 +341,23 @@ def status(argv: list[str], output: str, exit_code: int) -> str | Filtered | Non
     return _render(_branch_line(head), states, notes, sections, order, clean)
 
 
+def fits(texts: list[str], budget_tokens: int) -> bool:
+    """True when a listing fits the token budget (characters / 4, 3 characters of indent and
+    newline per entry). Here, not in ``listing``: a listing under the budget imports nothing more."""
+    return sum(len(t) + 3 for t in texts) <= budget_tokens * 4
+
+
+def _keyed(section: str, entry: str) -> tuple[str, str, str]:
+    """A status entry -> (path, text, code) for ``listing.group``: ``M a`` / ``R a -> b`` / ``a``."""
+    if section in ("untracked", "ignored"):
+        return entry, entry, ""
+    for code in _CODES.values():
+        if entry.startswith(code + " "):
+            path = entry[len(code) + 1 :]
+            return (path.rpartition(" -> ")[2] if code in ("R", "C") else path), entry, code
+    return entry, entry, ""
+
+
 _TITLES = {
     "staged": "staged",
     "unstaged": "not staged",
@@ -352,24 +370,26 @@ _TITLES = {
 def _render(
     head: list[str], states: list[str], notes: list[str], sections: dict[str, list[str]], order: list[str], clean: bool
 ) -> Filtered:
-    max_files = int(config.get("limits.status_max_files"))
-    max_untracked = int(config.get("limits.status_max_untracked"))
+    budget = int(config.get("limits.git_list_tokens"))
     out = [*notes, *head, *states]
     cut = 0
     # Conflicts first: they are what blocks the user.
     for name in sorted(order, key=lambda s: list(_TITLES).index(s)):
         entries = sections[name]
-        cap = max_untracked if name in ("untracked", "ignored") else max_files
-        shown = entries if len(entries) <= cap + 1 else entries[:cap]
+        shown = entries
+        n = 0
+        if not fits(entries, budget):
+            from rtk.filters.git import listing
+
+            shown, n = listing.group([_keyed(name, e) for e in entries], budget)
+            cut += n
         if options.ultra_compact:
             out.append(f"{_TITLES[name]} ({len(entries)}): " + ", ".join(shown))
         else:
             out.append(f"{_TITLES[name]} ({len(entries)}):")
             out.extend("  " + e for e in shown)
-        if len(shown) < len(entries):
-            n = len(entries) - len(shown)
-            cut += n
-            out.append(f"  +{n} more {_TITLES[name]}")
+        if n:
+            out.append(f"  ({n} counted by directory, not named: over limits.git_list_tokens)")
     if clean:
         out.append("working tree clean")
     return Filtered("\n".join(out) + "\n", cut)

@@ -1,10 +1,10 @@
 """Lines of git's that summarise changes: diffstat lines (commit, pull, stash show), ref
-update lines (push, fetch), and the capped file list the filters print from them."""
+update lines (push, fetch), and the file list the filters print from them."""
 
 from __future__ import annotations
 
 from rtk import config
-from rtk.filters.git import unquote_path
+from rtk.filters.git import fits, unquote_path
 
 
 def stat_summary(line: str) -> tuple[int, int, int] | None:
@@ -96,14 +96,23 @@ def ref_update(line: str) -> tuple[str, str, str, str, str] | None:
 
 
 def files_line(files: list[str], cut: list[int]) -> list[str]:
-    """``  a +1, b -2`` capped at ``limits.git_files`` with an exact ``+N more`` (added to ``cut[0]``)."""
+    """``  a +1, b -2``: every file while the list fits ``limits.git_list_tokens``; above it,
+    counted by directory (the files not named are added to ``cut[0]``)."""
     if not files:
         return []
-    cap = int(config.get("limits.git_files"))
-    shown = files if len(files) <= cap + 1 else files[:cap]
-    line = "  " + ", ".join(shown)
-    if len(shown) < len(files):
-        n = len(files) - len(shown)
+    budget = int(config.get("limits.git_list_tokens"))
+    shown = files
+    if not fits(files, budget):
+        from rtk.filters.git import listing
+
+        shown, n = listing.group([(_stat_path(f), f, "") for f in files], budget, "files")
         cut[0] += n
-        line += f", +{n} more"
-    return [line]
+    return ["  " + ", ".join(shown)]
+
+
+def _stat_path(entry: str) -> str:
+    """``src/a.py +2 -1`` / ``a => b (100%)`` / ``x (binary)`` -> the path, for grouping by directory."""
+    path = entry
+    for sep in (" +", " -", " ±", " (", " => "):
+        path = path.split(sep, 1)[0] if sep != " => " else path.rpartition(sep)[2]
+    return path

@@ -109,7 +109,7 @@ def branch_spec(args: list[str]) -> Spec | None:
 
 
 def branch(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
-    """``git branch`` listing -> current branch, then the others on one line per kind."""
+    """``git branch`` listing -> current branch, then the others on one line per kind, each by its full name."""
     if exit_code != 0:
         return None
     lines = split_lines(output)
@@ -131,15 +131,12 @@ def branch(argv: list[str], output: str, exit_code: int) -> str | Filtered | Non
         if mark == "*":
             out.append("* " + body)
             continue
-        name = body
         key = "branches"
         if mark == "+":
             key = "in other worktrees"
-        elif name.startswith("remotes/") or remotes_only:
-            path = name.removeprefix("remotes/")
-            remote, _, rest = path.partition("/")
-            key, name = f"remote {remote}", rest or path
-        groups.setdefault(key, []).append(name)
+        elif body.startswith("remotes/") or remotes_only:
+            key = "remote-tracking"  # names as git printed them: what the user types (origin/release/0.3)
+        groups.setdefault(key, []).append(body)
     for key, names in groups.items():
         out.append(f"{key} ({len(names)}): " + ", ".join(names))
     return _text(out)

@@ -3,6 +3,7 @@
 Lines the filter does not know (hook output, ``remote:`` messages, errors) are
 printed as they arrive, so nothing looks hung. Progress and advice (``hint:``)
 are dropped. On success the result is one line (``ok main 1a2b3c4 subject``,
+``ok to ../origin.git: main 1a2b3c4..5d6e7f8``,
 ``ok fast-forward 1a2b..3c4d: 3 files +10 -2``), with the files git listed on a
 second line. On failure git's own error text is printed and the exit code is the
 command's; a success line only ever follows exit code 0 and the line of git's
@@ -80,6 +81,8 @@ class _Remote(LineFilter):
         self.failed = False
         self.shown = 0  # lines passed through (messages, errors)
         self.held: list[str] = []  # what git printed that a summary replaces
+        self.where = ""  # the repository of the last "To <url>" / "From <url>" line
+        self.ref_where: list[str] = []  # for each of self.refs
 
     def ref(self, line: str) -> bool:
         r = _gitstat.ref_update(line)
@@ -100,9 +103,11 @@ class _Remote(LineFilter):
         if summary.startswith("["):
             what = summary[1:-1]
             self.refs.append(f"{name or src} ({what})")
+            self.ref_where.append(self.where)
         else:
             forced = " (forced)" if flag == "+" else ""
             self.refs.append(f"{name} {summary}{forced}")
+            self.ref_where.append(self.where)
         if reason and reason != "forced update":
             self.refs[-1] += f" ({reason})"
         return True
@@ -113,6 +118,7 @@ class _Remote(LineFilter):
             return ""
         if line.startswith(("From ", "To ")) and " " not in line[5:].strip():
             self.held.append(line)
+            self.where = line.split(" ", 1)[1].strip()
             return ""
         if line.startswith("Fetching ") and " " not in line[9:]:
             self.held.append(line)
@@ -138,13 +144,25 @@ class _Remote(LineFilter):
             return line.rstrip()
         return r or None
 
+    def listed(self, word: str, skip: str = "") -> str:
+        """The ref updates, each run under the repository git named: ``to ../origin.git: main 1a2b..3c4d``
+        (``from A: x; from B: y`` for several); refs ending in `` <skip>`` are left out."""
+        runs: list[tuple[str, list[str]]] = []
+        for ref, where in zip(self.refs, self.ref_where, strict=True):
+            if skip and ref.endswith(" " + skip):
+                continue
+            if not runs or runs[-1][0] != where:
+                runs.append((where, []))
+            runs[-1][1].append(ref)
+        return "; ".join((f"{word} {w}: " if w else "") + ", ".join(refs) for w, refs in runs)
+
     def fallback(self) -> str:
         """What git said, when no summary applies (nothing of it was shown yet)."""
         return "\n".join(h for h in self.held if not h.startswith(("From ", "To ", "Fetching ")))
 
 
 class Push(_Remote):
-    """``git push`` -> ``ok main 1a2b3c4..5d6e7f8``; rejections and errors as git printed them."""
+    """``git push`` -> ``ok to ../origin.git: main 1a2b3c4..5d6e7f8``; rejections and errors as git printed them."""
 
     verb = "push"
 
@@ -162,7 +180,7 @@ class Push(_Remote):
         if exit_code != 0 or self.failed:
             return ""  # errors were shown as they came
         if self.refs:
-            out = "ok " + ", ".join(self.refs)
+            out = "ok " + self.listed("to")
             if self.tracking:
                 out += "; tracking " + ", ".join(self.tracking)
             return out
@@ -172,15 +190,15 @@ class Push(_Remote):
 
 
 class Fetch(_Remote):
-    """``git fetch`` -> ``ok origin/main 1a2b..3c4d, origin/x (new branch)``; errors as git printed them."""
+    """``git fetch`` -> ``ok from <url>: origin/main 1a2b..3c4d, origin/x (new branch)``; errors as git printed them."""
 
     verb = "fetch"
 
     def finish(self, exit_code: int) -> str:
         if exit_code != 0 or self.failed:
-            return "fetched: " + ", ".join(self.refs) if self.refs else ""
+            return "fetched " + self.listed("from") if self.refs else ""
         if self.refs:
-            out = "ok " + ", ".join(self.refs)
+            out = "ok " + self.listed("from")
             return out + (f" ({self.uptodate} up to date)" if self.uptodate else "")
         if self.uptodate:
             return f"ok {self.uptodate} refs up to date"
@@ -232,7 +250,7 @@ class Pull(_Remote):
                 return self.fallback()
             # what was fetched still happened; the failure itself was shown as git printed it,
             # and what git said about the merge before failing is repeated as it said it
-            lines = ["fetched: " + ", ".join(self.refs)] if self.refs else []
+            lines = ["fetched " + self.listed("from")] if self.refs else []
             skip = ("From ", "To ", "Fetching ")
             lines += [h for h in self.held if not h.startswith(skip) and _gitstat.ref_update(h) is None]
             return "\n".join(lines)
@@ -240,9 +258,9 @@ class Pull(_Remote):
         if self.stat.total:
             head += ": " + self.stat.total
         out = [head]
-        fetched = [r for r in self.refs if not (self.range and r.endswith(" " + self.range))]
+        fetched = self.listed("from", self.range)
         if fetched:
-            out.append("  fetched: " + ", ".join(fetched))
+            out.append("  fetched " + fetched)
         out += _gitstat.files_line(self.stat.files, cut) + self.stat.changes(cut)
         self.cut = cut[0]
         return "\n".join(out)
