@@ -16,7 +16,7 @@ from rtk.text import plural
 COMMANDS = ("cmake", "ctest")
 
 _CTEST_RAW = frozenset(
-    ("-N", "--show-only", "-V", "--verbose", "-VV", "--extra-verbose", "-D", "--dashboard", "-M", "--test-model",
+    ("-N", "--show-only", "-D", "--dashboard", "-M", "--test-model",
      "-T", "--test-action", "-S", "--script", "-SP", "--script-new-process", "-Q", "--quiet", "--version",
      "--help", "-h", "--debug", "--print-labels")
 )  # fmt: skip
