@@ -343,9 +343,9 @@ def _go(lines: list[str], exit_code: int) -> str | Filtered:
 def _fallback(lines: list[str], exit_code: int) -> str | Filtered:
     from rtk.filters import testlines
 
-    found = testlines.compact(lines, exit_code)  # TAP, PASS/FAIL, ✓/✗... of a runner rtk has no filter for
-    if found is not None:
-        return Filtered("\n".join(found[0]), found[1])
+    tests = testlines.compact(lines, exit_code)  # TAP, PASS/FAIL, ✓/✗... of a runner rtk has no filter for
+    if tests is not None:
+        return Filtered("\n".join(tests[0]), tests[1])
     tail = lines[-20:]
     summary = [ln.strip() for ln in tail if _SUMMARY_LINE.search(ln)]
     if exit_code == 0:

@@ -24,7 +24,8 @@ _DIRECTIVE = re.compile(r"#[ \t]*(SKIP|TODO)\S*", re.I)
 _PLAN = re.compile(r"^[ \t]*1\.\.\d+(?:[ \t]*#.*)?$")
 # "PASS name", "FAIL: name", "[FAIL] name", "ERROR name", "PASSED name" (upper case only).
 _PREFIX = re.compile(
-    _WS + r"(?:\[[ \t]*)?(PASS(?:ED)?|OK|FAIL(?:ED|URE)?|ERROR|SKIP(?:PED)?|TODO|XFAIL)(?:[ \t]*\])?(?::[ \t]*|[ \t]+)(\S.*)$"
+    _WS
+    + r"(?:\[[ \t]*)?(PASS(?:ED)?|OK|FAIL(?:ED|URE)?|ERROR|SKIP(?:PED)?|TODO|XFAIL)(?:[ \t]*\])?(?::[ \t]*|[ \t]+)(\S.*)$"
 )
 # A verdict followed by counts is a run's summary ("[  PASSED  ] 3 tests.", "OK (skipped=1)"), not a test.
 _SUMMARY_REST = re.compile(r"^\(?\w+=\d|^\d+ (?:tests?|of|out)\b")

@@ -2,10 +2,10 @@
 
 ``ctest`` runs with ``CTEST_OUTPUT_ON_FAILURE=1`` so that a failing test's own
 output (its assertion message) is in the result; passing tests are counted,
-failing ones printed with that output, bounded. Verbose runs (``-V``/``-VV``) print
+failing ones printed with that output, bounded. Verbose runs (``-V``) print
 each test's output as it runs (``N: line``): generic test-result lines in it are read
 by :mod:`rtk.filters.testlines` (passes counted, failures kept with their lines) and
-ctest's own set-up chatter is dropped. Dashboard modes and listings (``-N``) run unfiltered.
+ctest's own set-up chatter is dropped. Dashboard modes, listings (``-N``) and ``-VV`` run unfiltered.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from rtk.text import plural
 COMMANDS = ("cmake", "ctest")
 
 _CTEST_RAW = frozenset(
-    ("-N", "--show-only", "-D", "--dashboard", "-M", "--test-model",
+    ("-N", "--show-only", "-VV", "--extra-verbose", "-D", "--dashboard", "-M", "--test-model",
      "-T", "--test-action", "-S", "--script", "-SP", "--script-new-process", "-Q", "--quiet", "--version",
      "--help", "-h", "--debug", "--print-labels")
 )  # fmt: skip
 
-_CTEST_VERBOSE = frozenset(("-V", "--verbose", "-VV", "--extra-verbose"))
+_CTEST_VERBOSE = frozenset(("-V", "--verbose"))
 # -V: "12: line" is test 12's output; the lines around it are ctest's set-up chatter.
 _VERBOSE_LINE = re.compile(r"^(\d+): (.*)$")
 _VERBOSE_CHATTER = re.compile(
