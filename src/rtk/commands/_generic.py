@@ -247,6 +247,11 @@ def _go(lines: list[str], exit_code: int) -> str | Filtered:
 
 
 def _fallback(lines: list[str], exit_code: int) -> str | Filtered:
+    from rtk.filters import testlines
+
+    tests = testlines.compact(lines, exit_code)  # TAP, PASS/FAIL, ✓/✗... of a runner rtk has no filter for
+    if tests is not None:
+        return Filtered("\n".join(tests[0]), tests[1])
     return _blocks.run(_blocks.FallbackStream([]), lines, exit_code)
 
 

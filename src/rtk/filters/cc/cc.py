@@ -16,6 +16,7 @@ import re
 
 from rtk.filterapi import LineFilter, Spec
 from rtk.filters.diagnostics import Limits, Warnings
+from rtk.filters.testlines import TestLines
 from rtk.text import plural
 
 COMMANDS = ("make", "gcc", "g++", "cc", "c++", "clang", "clang++")
@@ -108,6 +109,7 @@ class CcBuild(LineFilter):
         self.link_errors = 0
         self.known = False
         self.targets = 0
+        self.tests = TestLines(self.limits)
 
     # -- diagnostics -----------------------------------------------------------
 
@@ -178,6 +180,9 @@ class CcBuild(LineFilter):
     # -- lines -----------------------------------------------------------------
 
     def feed(self, line: str) -> str | None:
+        used, text = self.tests.feed(line)
+        if used:  # a test runner's result line (or a line of its failure): passes counted, failures shown
+            return self._then(self._close(), text)
         m = _DIAG.match(line) if ": " in line else None
         if m is not None:
             self.known = True
@@ -241,14 +246,21 @@ class CcBuild(LineFilter):
             out.append(done)
         if self.errors_hidden:
             out.append(f"+{self.errors_hidden} more errors (not shown)")
-        if not self.known:
+        tests = self.tests
+        ran = tests.seen and tests.counts["error"] < sum(tests.counts.values())  # not only ERROR lines
+        self.cut += tests.cut
+        if ran:
+            out.append(tests.summary())
+        if not self.known and not ran:
             return "\n".join(out)
         counts = []
         if self.errors:
             counts.append(plural(self.errors, "error"))
         if self.warnings.total:
             counts.append(plural(self.warnings.total, "warning"))
-        if exit_code == 0 and not self.errors:
+        if exit_code == 0 and tests.failed and ran:
+            out.append(f"{self.label}: exit 0, but {plural(tests.failed, 'test')} failed")
+        elif exit_code == 0 and not self.errors:
             extra = [plural(self.targets, "target")] if self.targets else []
             detail = ", ".join(extra + counts)
             out.append(f"{self.label}: ok" + (f" ({detail})" if detail else ""))

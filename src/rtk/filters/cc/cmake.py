@@ -2,24 +2,39 @@
 
 ``ctest`` runs with ``CTEST_OUTPUT_ON_FAILURE=1`` so that a failing test's own
 output (its assertion message) is in the result; passing tests are counted,
-failing ones printed with that output, bounded. Dashboard modes, listings
-(``-N``) and verbose runs (``-V``/``-VV``) run unfiltered.
+failing ones printed with that output, bounded. Verbose runs (``-V``) print
+each test's output as it runs (``N: line``): generic test-result lines in it are read
+by :mod:`rtk.filters.testlines` (passes counted, failures kept with their lines) and
+ctest's own set-up chatter is dropped. Dashboard modes, listings (``-N``) and ``-VV`` run unfiltered.
 """
 
 from __future__ import annotations
 
+import re
+
 from rtk.filterapi import LineFilter, Spec
 from rtk.filters.cc.cc import CcBuild
 from rtk.filters.diagnostics import BoundedBuffer, Limits
+from rtk.filters.testlines import TestLines
 from rtk.text import plural
 
 COMMANDS = ("cmake", "ctest")
 
 _CTEST_RAW = frozenset(
-    ("-N", "--show-only", "-V", "--verbose", "-VV", "--extra-verbose", "-D", "--dashboard", "-M", "--test-model",
+    ("-N", "--show-only", "-VV", "--extra-verbose", "-D", "--dashboard", "-M", "--test-model",
      "-T", "--test-action", "-S", "--script", "-SP", "--script-new-process", "-Q", "--quiet", "--version",
      "--help", "-h", "--debug", "--print-labels")
 )  # fmt: skip
+
+_CTEST_VERBOSE = frozenset(("-V", "--verbose"))
+# -V: "12: line" is test 12's output; the lines around it are ctest's set-up chatter.
+_VERBOSE_LINE = re.compile(r"^(\d+): (.*)$")
+_VERBOSE_CHATTER = re.compile(
+    r"^(?:UpdateCTestConfiguration  from :|Parse Config file:|Constructing a list of tests$|Done constructing a list"
+    r"|Updating test list for fixtures$|Added \d+ tests? to meet fixture requirements$|Checking test dependency graph"
+    r"|test \d+$|\d+: (?:Test command: |Working Directory: |Test timeout computed to be: |Environment variables: ?$"
+    r"|  \S+=))"
+)
 
 
 def select(argv: list[str]) -> Spec | None:
@@ -28,6 +43,8 @@ def select(argv: list[str]) -> Spec | None:
     if tool == "ctest":
         if any(a.split("=", 1)[0] in _CTEST_RAW or a.startswith(("--show-only", "-D")) for a in args):
             return None
+        if any(a in _CTEST_VERBOSE for a in args):
+            return Spec("ctest", stream=CTest)  # the output is already there, once
         return Spec("ctest", stream=CTest, env={"CTEST_OUTPUT_ON_FAILURE": "1"})
     if not args or args[0] != "--build":
         return None  # configure, -E tools, --install...: as they are
@@ -50,6 +67,8 @@ class CTest(LineFilter):
         self.shown = 0
         self.known = False
         self.in_list = False
+        self.tests = TestLines(self.limits)
+        self.verbose = any(a in _CTEST_VERBOSE for a in argv[1:])
 
     def _flush(self) -> str | None:
         cur, self.current = self.current, None
@@ -61,7 +80,21 @@ class CTest(LineFilter):
         self.cut += cur.dropped
         return "\n".join([self.head, *(f"  {ln}" for ln in cur.render("lines of this test's output"))])
 
+    def _verbose(self, line: str) -> str | None:
+        if _VERBOSE_CHATTER.match(line):
+            self.known = True
+            return None
+        m = _VERBOSE_LINE.match(line)
+        if m is None:
+            return line
+        used, text = self.tests.feed(m.group(2))
+        if not used:
+            return line if m.group(2).strip() else None
+        return None if text is None else "\n".join(f"{m.group(1)}: {t}" for t in text.split("\n"))
+
     def feed(self, line: str) -> str | None:
+        if self.verbose and (_VERBOSE_LINE.match(line) or _VERBOSE_CHATTER.match(line)):
+            return self._verbose(line)
         s = line.strip()
         if s.startswith("Start ") and s[6:].lstrip().split(":", 1)[0].isdigit():
             self.known = True
@@ -132,6 +165,9 @@ class CTest(LineFilter):
             out.append(done)
         if not self.known:
             return "\n".join(out)
+        if self.tests.seen:
+            self.cut += self.tests.cut
+            out.append(self.tests.summary())
         total = self.total if self.total is not None else self.passed + len(self.failed)
         if exit_code == 0 and not self.failed and self.total:
             out.append(f"ctest: ok, {self.passed}/{total} tests passed")

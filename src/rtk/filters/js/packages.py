@@ -369,7 +369,11 @@ _RUN_FAIL = re.compile(
 
 
 def run_script(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
-    """The script's own output, without the package manager's banner, through the script tool's filter."""
+    """The script's own output, without the package manager's banner, through the script tool's filter.
+
+    A script with no filter of its own (``node run-tests.js``, ``make test``) that prints generic
+    test-result lines gets them read by :mod:`rtk.filters.testlines`.
+    """
     tool = _tool(argv)
     lines = split_lines(output)
     commands: list[str] = []
@@ -431,11 +435,18 @@ def run_script(argv: list[str], output: str, exit_code: int) -> str | Filtered |
     note.extend(_unprefix(e) for e in errors)
     text = "\n".join(body)
     cut = 0
+    res = None
     if len(commands) == 1:
         inner = split_command(commands[0])
         res = _inner_filter(inner, text, exit_code) if inner else None
         if res is not None:
             text, cut = (res.text, res.cut) if isinstance(res, Filtered) else (res, 0)
+    if res is None and body:
+        from rtk.filters import testlines
+
+        found = testlines.compact(body, exit_code)  # a script of its own printing PASS/FAIL, ok/not ok, ✓/✗
+        if found is not None:
+            text, cut = "\n".join(found[0]), found[1]
     out = [text] if text else []
     out.extend(note)
     return Filtered("\n".join(out), cut)
