@@ -56,7 +56,14 @@ def process(db: sqlite3.Connection, order_id: int, items: dict[str, int], rnd: r
         raise
     db.commit()
     ms = (time.perf_counter() - t0) * 1000
-    log.info("order %d processed: %d items, total %.2f EUR, charge %s, %.1f ms", order_id, sum(items.values()), total, ref, ms)
+    log.info(
+        "order %d processed: %d items, total %.2f EUR, charge %s, %.1f ms",
+        order_id,
+        sum(items.values()),
+        total,
+        ref,
+        ms,
+    )
 
 
 def main() -> int:
