@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import re
 import sys
+from pathlib import Path
 
 MARK = re.compile(
     r"warn|error|fatal|exception|panic|traceback|fail|critical|\berr\b|caused by|\[(alert|crit|emerg)\]"
@@ -35,7 +36,7 @@ def shape(line: str) -> str:
 def main() -> int:
     path = sys.argv[1]
     rare = int(sys.argv[sys.argv.index("--rare") + 1]) if "--rare" in sys.argv else 3
-    lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
+    lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
     counts = collections.Counter(shape(x) for x in lines)
     for n, line in enumerate(lines, 1):
         tags = ("M" if MARK.search(line) else " ") + ("R" if counts[shape(line)] <= rare else " ")
