@@ -12,6 +12,11 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
 SAMPLE_MAX = 1 << 20  # the decision reads at most this much of a file
+LINE_MAX = 1 << 20  # a longer line (or a NUL byte) means the file is not a log after all: printed as it is
+
+
+class _NotLog(Exception):
+    pass
 
 
 def sample(f: BinaryIO, sniffed: bytes, min_lines: int) -> tuple[list[bytes], bool]:
@@ -46,6 +51,8 @@ def _lines(source: Iterator[bytes]) -> Iterator[str]:
     for b in source:
         parts = (carry + b).split(b"\n")
         carry = parts.pop()
+        if len(carry) > LINE_MAX:
+            raise _NotLog
         for p in parts:
             yield p.decode("utf-8", "surrogateescape")
     if carry:
@@ -71,10 +78,15 @@ def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None]) -> 
             nonlocal raw
             for b in source:
                 raw += len(b)
+                if b"\x00" in b:
+                    raise _NotLog
                 yield b
 
-        for line in _lines(counted()):
-            put(folder.feed(line))
+        try:
+            for line in _lines(counted()):
+                put(folder.feed(line))
+        except _NotLog:
+            return False, raw
         put(folder.finish())
         if spool.tell() >= raw * 0.9 or not folder.folded:
             return False, raw

@@ -239,8 +239,10 @@ def main(args: list[str]) -> int:
     head = a.number("read", "head_lines")
     tail = a.number("read", "tail_lines")
     span = _span(a.text("lines", ""))
-    if sum(x is not None for x in (head, tail, span)) > 1:
-        raise UsageError("read: give one of --head-lines, --tail-lines, --lines")
+    if head is not None and tail is not None:
+        raise UsageError("read: give --head-lines or --tail-lines, not both")
+    if span is not None and (head is not None or tail is not None):
+        raise UsageError("read: give --lines or --head-lines/--tail-lines, not both")
     number = a.flag("number")
     files = a.pos or ["-"]
     windowed = head is not None or tail is not None or span is not None
