@@ -239,11 +239,11 @@ def render_fold(g: Group, folded: int, start: int, end: int) -> str:
     listed: list[str] = []
     for i, t in enumerate(toks):
         vals = g.values[i] if i < len(g.values) else None
-        if t.startswith("<") and t.endswith(">") and vals is not None and len(vals) == 1:
+        if "<" in t and ">" in t and vals is not None and len(vals) == 1:
             shown.append(next(iter(vals)))  # one value throughout: print it
             continue
         shown.append(t)
-        if t.startswith("<") and vals is not None and 1 < len(vals) <= VALUES and len(listed) < 2:
+        if "<" in t and vals is not None and 1 < len(vals) <= VALUES and len(listed) < 2:
             items = sorted(vals.items(), key=lambda kv: -kv[1])
             listed.append(f"{t} " + ", ".join(f"{v} ×{n:,}" for v, n in items))
     text = f"… {folded:,} more like: {' '.join(shown)}  (lines {start}-{end})"
