@@ -6,7 +6,8 @@ import re
 
 # Level words as loggers print them (upper case, or inside brackets/after level= in any case).
 _LEVEL = re.compile(
-    r"\b(?:WARN(?:ING)?|ERROR|ERR|FATAL|CRIT(?:ICAL)?|SEVERE|ALERT|EMERG(?:ENCY)?|PANIC|FAIL(?:ED|URE)?)\b"
+    r"\b(?:DETAIL|HINT|STATEMENT|CONTEXT):  "  # PostgreSQL's lines that go with an error
+    r"|\b(?:WARN(?:ING)?|ERROR|ERR|FATAL|CRIT(?:ICAL)?|SEVERE|ALERT|EMERG(?:ENCY)?|PANIC|FAIL(?:ED|URE)?)\b"
     r"|\[(?i:warn(?:ing)?|error|err|fatal|crit(?:ical)?|alert|emerg|panic|severe)\]"
     r"|(?i:\b(?:level|lvl|severity|loglevel|priority)\s*[=:]\s*\"?(?:warn(?:ing)?|error|err|fatal|crit(?:ical)?|alert|emerg|panic|severe)\b)"
     r"|(?:^|\s)[WEF]/[\w.$-]+(?:\(\s*\d+\))?:"  # Android logcat W/Tag:
@@ -39,6 +40,7 @@ _CONTINUE = re.compile(
     r"|goroutine \d+ \[|created by |\[signal |stack backtrace:|note: |exit status \d"
     r"|[\w./*()\[\]$-]+\(.*\)(?: \{\.\.\.\})?$)"
 )
+_FRAME = re.compile(r"\s+at [\w$.<>/-]+\(.*\)$|\s*\.\.\. \d+ (?:more|common frames omitted)$|Caused by: ")
 BLOCK_MAX = 400  # a block longer than this ends there (its lines are still looked at one by one)
 
 
@@ -51,6 +53,8 @@ _KEYS = (
 def is_marker(line: str) -> bool:
     """Whether ``line`` carries a warning, error, failure or panic marker (in any common spelling)."""
     if line[:1] in "WEF<" and _LEVEL.search(line):
+        return True
+    if ":  " in line and _LEVEL.search(line):
         return True
     if '" ' in line:
         m = _ACCESS.search(line)
@@ -87,6 +91,10 @@ class Blocks:
 
     def feed(self, line: str) -> bool:
         """Whether ``line`` is part of a block (the line that starts one included)."""
+        if _FRAME.match(line):  # a stack frame is part of a trace wherever the trace started
+            self.kind = self.kind or "other"
+            self.length += 1
+            return True
         if _BLOCK.match(line):
             self.kind = "py" if line.startswith("Traceback") else "other"
             self.length = 1
