@@ -10,7 +10,10 @@ from rtk.fold.miner import Miner
 
 
 def _log(n: int) -> list[str]:
-    return [f"2024-05-01T10:00:{i % 60:02d}Z INFO [http] GET /api/{'ab'[i % 2]} 200 {i % 90}ms req={i:08x}" for i in range(n)]
+    return [
+        f"2024-05-01T10:00:{i % 60:02d}Z INFO [http] GET /api/{'ab'[i % 2]} 200 {i % 90}ms req={i:08x}"
+        for i in range(n)
+    ]
 
 
 def _check_accounting(lines: list[str], out: list[str]) -> None:
@@ -83,7 +86,14 @@ def test_blocks_around_markers_stay_whole() -> None:
 
 
 def test_rare_lines_first_last_and_summary_lines_are_shown() -> None:
-    lines = ["boot v1.2", *_log(100), "config reloaded from /etc/app.conf", *_log(100), "cache warmed: 31 keys", *_log(100)]
+    lines = [
+        "boot v1.2",
+        *_log(100),
+        "config reloaded from /etc/app.conf",
+        *_log(100),
+        "cache warmed: 31 keys",
+        *_log(100),
+    ]
     lines += ["summary: 300 ok", "bye"]
     out, _ = fold_lines(lines)
     for s in ["boot v1.2", "config reloaded from /etc/app.conf", "cache warmed: 31 keys", "summary: 300 ok", "bye"]:
@@ -162,4 +172,6 @@ def test_never_larger_than_raw_and_data_is_not_a_log() -> None:
     kept, left = fold_table(rows)
     assert kept[:6] == rows[:6] and kept[-5:] == rows[-5:] and left == 290
     assert kept[6] == "… 290 rows left out (lines 7-296); every row is in the lines named"
-    assert looks_like_log(_log(100)) and not looks_like_log([f"def f{i}(x):" if i % 2 else "    return x" for i in range(9)])
+    assert looks_like_log(_log(100)) and not looks_like_log(
+        [f"def f{i}(x):" if i % 2 else "    return x" for i in range(9)]
+    )

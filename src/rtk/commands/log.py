@@ -32,7 +32,7 @@ def main(args: list[str]) -> int:
     if a.help:
         print(HELP)
         return 0
-    from rtk import config, pipeline, tee
+    from rtk import pipeline, tee
     from rtk.text import clean, decode, split_lines
 
     raw = b"".join(read_input("log", n) for n in (a.pos or ["-"]))

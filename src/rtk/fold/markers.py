@@ -68,9 +68,9 @@ def is_marker(line: str) -> bool:
         return ("/" in line[:3] or " W/" in line or " E/" in line or " F/" in line) and _LEVEL.search(line) is not None
     if _LEVEL.search(line):
         return True
-    if _WORD.search(line) and not (_NOTHING.search(line) and len(_WORD.findall(line)) <= len(_NOTHING.findall(line))):
-        return True
-    return False
+    if not _WORD.search(line):
+        return False
+    return not (_NOTHING.search(line) and len(_WORD.findall(line)) <= len(_NOTHING.findall(line)))
 
 
 def access(line: str) -> tuple[str, str] | None:

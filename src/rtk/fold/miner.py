@@ -64,8 +64,10 @@ class Miner:
             return self.other
         leaf = node.setdefault(None, [])
         assert isinstance(leaf, list)
-        best, best_sim = None, -1.0
+        best: Template | None = None
+        best_sim = -1.0
         for t in leaf:
+            assert isinstance(t, Template)
             s = _similarity(t.toks, toks)
             if s > best_sim:
                 best, best_sim = t, s
