@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 
@@ -79,9 +80,10 @@ def test_unrecognized_long_output_is_bounded_with_recovery(
     out, _ = capfd.readouterr()
     lines = out.splitlines()
     assert code == 1
-    limit = config.get("limits.passthrough_max_lines")
+    # folded (issue 15): the first line, the run counted with its exact range, the last line of the counter
     assert lines[0] == "line 1" and lines[-2] == "line 1000"
-    assert f"[rtk] ... {1000 - limit} lines omitted ..." in out
+    assert lines[1] == "… 993 more like: line <n>  (lines 2-994)"
+    assert lines[2:-1] == [f"line {i}" for i in range(995, 1001)]
     hint = lines[-1]
     assert hint.startswith("[rtk] full output: ")
     saved = Path(hint.removeprefix("[rtk] full output: ")).read_text()
@@ -91,13 +93,17 @@ def test_unrecognized_long_output_is_bounded_with_recovery(
 def test_bounding_that_would_cost_more_shows_all_of_it() -> None:
     """Just over the line limit, with short lines: the omission mark and hint outweigh the cut."""
     limit = int(config.get("limits.passthrough_max_lines"))
-    raw_text = "\n".join(["x"] * (limit + 2))
+    # distinct words (nothing to fold since issue 15: repeated "x" lines now fold to a few lines)
+    words = ["".join(w) for w in itertools.product("abcdefghij", repeat=3)]
+    raw_text = "\n".join(words[: limit + 2])
     out = pipeline.bounded_raw(["tool"], raw_text.encode(), raw_text, 1, keep_fixed, "raw-unrecognized")
     assert (out.text, out.cut) == (raw_text + "\n", 0)
     assert out.tee_path == "/data/tee/x.log"
     long = "\n".join(["a long line that the head keeps " * 2] * (limit + 50))
     out = pipeline.bounded_raw(["tool"], long.encode(), long, 1, keep_fixed, "raw-unrecognized")
-    assert out.cut == 50 and "[rtk] ... 50 lines omitted ..." in out.text
+    # folded (issue 15): one line shown, the rest counted with their range, the last five lines whole
+    assert out.cut == limit + 50 - 6 and f"… {limit + 44} more like: " in out.text
+    assert f"(lines 2-{limit + 45})" in out.text
 
 
 def test_never_worse_prints_raw(

@@ -74,6 +74,10 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "lint_max_diagnostics": (200, "ruff/mypy: diagnostics listed (all are counted by file and code)"),
         "package_list_max": (150, "pip/uv/poetry: packages listed per section"),
     },
+    "read": {
+        "fold": (True, "rtk read folds a long log-like file (rtk read FILE --raw: the exact bytes)"),
+        "fold_min_lines": (200, "rtk read: files with at most this many lines are never folded"),
+    },
     "filters": {
         "disabled": ([], "filter ids never applied (their commands run raw)"),
         "noise_dirs": (NOISE_DIRS, "directories hidden (and counted) by ls, tree and find"),

@@ -74,7 +74,7 @@ def ensure_newline(text: str) -> str:
 def bounded_raw(
     argv: list[str], raw: bytes, raw_text: str, exit_code: int, keep: Keeper, mode: str, error: str | None = None
 ) -> Outcome:
-    """The raw output, shown whole if short, else head and tail with a recovery hint."""
+    """The raw output, shown whole if short, else folded (data: head and tail) with a recovery hint."""
     limit = int(config.get("limits.passthrough_max_lines"))
     lines = split_lines(raw_text)
     tee_path = None
@@ -87,10 +87,17 @@ def bounded_raw(
         tee_path = keep(argv, raw)
     if tee_path is None:  # nothing to point at: show everything rather than lose it
         return Outcome(ensure_newline(raw_text), raw_text, mode, 0, None, error)
-    head = limit // 4
-    tail = limit - head
-    omitted = len(lines) - head - tail
-    text = "\n".join([*lines[:head], f"[rtk] ... {omitted} lines omitted ...", *lines[-tail:], tee.hint(tee_path)])
+    from rtk import fold  # each kind of line once, anomalies whole (JSON/YAML: head and tail, as before)
+
+    folded = fold.fold_output(lines)
+    if folded is not None:
+        kept, omitted = folded
+        text = "\n".join([*kept, tee.hint(tee_path)])
+    else:
+        head = limit // 4
+        tail = limit - head
+        omitted = len(lines) - head - tail
+        text = "\n".join([*lines[:head], f"[rtk] ... {omitted} lines omitted ...", *lines[-tail:], tee.hint(tee_path)])
     if tokens.estimate(text) >= tokens.estimate(raw_text):  # a few short lines cut: the marks cost more
         return Outcome(ensure_newline(raw_text), raw_text, mode, 0, tee_path, error)
     return Outcome(text + "\n", raw_text, mode, omitted, tee_path, error)

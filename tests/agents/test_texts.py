@@ -15,6 +15,7 @@ from rtk.filters import FAMILIES
 def test_text_is_at_most_15_lines(text: str) -> None:
     assert len(text.splitlines()) <= 15
     assert "rtk proxy" in text and "[rtk] full output:" in text  # how to get raw output back
+    assert "rtk read FILE --lines A-B" in text  # exact lines behind a fold (issue 15)
 
 
 @pytest.mark.parametrize("text", [awareness(), rules_text()], ids=["awareness", "rules"])

@@ -140,9 +140,12 @@ def test_log_dedups_and_summarises(capfd: pytest.CaptureFixture[str], update_gol
     code, out, err = call(log.main, ["app.log"], capfd)
     assert code == 0 and err == ""
     golden("app.log.view", out, update_goldens)
-    assert out.startswith("52 lines, 7 distinct; errors: 5 (3 distinct, first at line 15); warnings: 5 (1 distinct)\n")
-    assert "[×40] 2026-11-22T10:01:00Z INFO request served path=/api/users status=200" in out
-    assert "[×3] 2026-11-22T10:13:02Z ERROR db: connection refused (host=db port=5432)" in out
+    # folded since issue 15: one kind of line shown once with its exact count and range; errors whole
+    assert out.startswith("52 lines, 1 kind; errors: 5 (first at line 15); warnings: 5\n")
+    assert "2026-11-22T10:01:00Z INFO request served path=/api/users status=200\n" in out
+    assert "… 38 more like: <time> INFO request served path=/api/users status=200  (lines 2-46)\n" in out
+    assert out.count("ERROR db: connection refused (host=db port=5432)") == 3
+    assert out.count("WARN slow query took 1200ms") == 5
     assert "ValueError: bad" in out
 
 
@@ -151,13 +154,16 @@ def test_log_caps_other_lines_but_never_errors(tmp_path: Path, capfd: pytest.Cap
     f = tmp_path / "x.log"
     f.write_text("\n".join(lines) + "\n")
     _, out, _ = call(log.main, [str(f)], capfd)
-    assert "ERROR boom" in out and "info line 199" in out and "info line 200" not in out
-    assert "+100 more distinct lines (100 lines)" in out and f"[rtk] full output: {f}" in out
+    assert "ERROR boom" in out and "info line 0\n" in out and "info line 199" not in out
+    assert "… 294 more like: info line <n>  (lines 2-295)\ninfo line 295\n" in out and f"[rtk] full output: {f}" in out
 
 
 def test_log_stdin() -> None:
-    p = rtk("log", stdin=b"same line\n" * 20 + b"other\n")
-    assert p.returncode == 0 and p.stdout == "21 lines, 2 distinct; no error lines\n[×20] same line\nother\n".encode()
+    p = rtk("log", stdin=b"same line\n" * 20 + b"other\n")  # folding would not be shorter: as it is
+    assert p.returncode == 0 and p.stdout == b"same line\n" * 20 + b"other\n"
+    p = rtk("log", stdin=b"same line\n" * 200 + b"other\n")
+    out = "201 lines, 1 kind; no error lines\nsame line\n… 195 more like: same line  (lines 2-196)\n"
+    assert p.returncode == 0 and p.stdout.decode().startswith(out + "same line\n" * 4 + "other\n[rtk] full output: ")
 
 
 # --- smart ---------------------------------------------------------------------------------

@@ -236,3 +236,30 @@ class Numbering:
         self.next = no
         self.at_start = start
         return b"".join(out)
+
+
+def line_range(source: Iterator[bytes], a: int, b: int) -> Iterator[bytes]:
+    """Lines ``a`` to ``b`` (1-based, inclusive) of ``source``, byte for byte; stops reading after line ``b``."""
+    line = 1  # the number of the line the next byte belongs to
+    for chunk in source:
+        start = 0 if line >= a else -1
+        pos = -1
+        while line < a or start < 0:
+            pos = chunk.find(b"\n", pos + 1)
+            if pos < 0:
+                break
+            line += 1
+            if line == a:
+                start = pos + 1
+        if start < 0:
+            continue
+        pos = start - 1
+        while True:
+            pos = chunk.find(b"\n", pos + 1)
+            if pos < 0:
+                break
+            if line == b:
+                yield chunk[start : pos + 1]
+                return
+            line += 1
+        yield chunk[start:]

@@ -1,0 +1,100 @@
+"""``rtk read`` of a long log-like file: the folded view, with one header line saying how to get exact lines."""
+
+from __future__ import annotations
+
+import tempfile
+
+from rtk.commands import _window
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import BinaryIO
+
+SAMPLE_MAX = 1 << 20  # the decision reads at most this much of a file
+LINE_MAX = 1 << 20  # a longer line (or a NUL byte) means the file is not a log after all: printed as it is
+
+
+class _NotLog(Exception):
+    pass
+
+
+def sample(f: BinaryIO, sniffed: bytes, min_lines: int) -> tuple[list[bytes], bool]:
+    """The chunks read to decide (``sniffed`` first) and whether the file has more than ``min_lines`` lines."""
+    got = [sniffed] if sniffed else []
+    lines = sniffed.count(b"\n")
+    size = len(sniffed)
+    while lines <= min_lines and size < SAMPLE_MAX:
+        b = f.read(_window.CHUNK)
+        if not b:
+            break
+        got.append(b)
+        lines += b.count(b"\n")
+        size += len(b)
+    return got, lines > min_lines
+
+
+def decide(name: str, got: list[bytes]) -> bool:
+    """Fold this file? Source code, data files and text that is not log-like stay byte-exact."""
+    from rtk.commands import _source
+    from rtk.fold import detect
+
+    text = b"".join(got).decode("utf-8", "surrogateescape")
+    if name.lower().endswith(detect.DATA_EXT) or _source.language(name, text[:200]) is not None:
+        return False
+    lines = text.split("\n")[:-1]  # whole lines only
+    return detect.looks_like_log(lines[:2000])
+
+
+def _lines(source: Iterator[bytes]) -> Iterator[str]:
+    carry = b""
+    for b in source:
+        parts = (carry + b).split(b"\n")
+        carry = parts.pop()
+        if len(carry) > LINE_MAX:
+            raise _NotLog
+        for p in parts:
+            yield p.decode("utf-8", "surrogateescape")
+    if carry:
+        yield carry.decode("utf-8", "surrogateescape")
+
+
+def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None]) -> tuple[bool, int]:
+    """Print the folded view of a file (header line first) unless it would not be smaller; bytes read."""
+    from rtk.fold import Folder
+
+    folder = Folder()
+    raw = 0
+    shown = 0
+    with tempfile.SpooledTemporaryFile(max_size=8 << 20) as spool:
+
+        def put(lines: list[str]) -> None:
+            nonlocal shown
+            if lines:
+                shown += len(lines)
+                spool.write(("\n".join(lines) + "\n").encode("utf-8", "surrogateescape"))
+
+        def counted() -> Iterator[bytes]:
+            nonlocal raw
+            for b in source:
+                raw += len(b)
+                if b"\x00" in b:
+                    raise _NotLog
+                yield b
+
+        try:
+            for line in _lines(counted()):
+                put(folder.feed(line))
+        except _NotLog:
+            return False, raw
+        put(folder.finish())
+        if spool.tell() >= raw * 0.9 or not folder.folded:
+            return False, raw
+        head = f"[rtk] {name}: {folder.lines:,} lines folded to {shown:,}; exact lines: rtk read {name} --lines A-B\n"
+        write(head.encode("utf-8", "surrogateescape"))
+        spool.seek(0)
+        while True:
+            b = spool.read(_window.CHUNK)
+            if not b:
+                return True, raw
+            write(b)

@@ -1,0 +1,62 @@
+"""Is a text a log (fold it) or data (never fold it silently)? Decided from a sample of its lines."""
+
+from __future__ import annotations
+
+import re
+
+from rtk.fold.mask import mask, tokens
+from rtk.fold.miner import Miner
+
+# A log line starts with a timestamp, a level, a syslog/kernel/glog/logcat prefix or a client address.
+_START = re.compile(
+    r"\s*(?:\[?\d{4}-\d{2}-\d{2}[T _]\d|\[?\d{4}/\d{2}/\d{2} \d|\[?\d{1,2}/\w{3}/\d{4}"
+    r"|\w{3} [ \d]\d \d{2}:\d{2}:\d{2}|\[?\d{2}:\d{2}:\d{2}|\[\s*\d+\.\d+\]|<\d>|[IWEFD]\d{4} \d"
+    r"|\d{1,3}(?:\.\d{1,3}){3} |\[?(?i:trace|debug|info|notice|warn(?:ing)?|error|fatal|critical|severe)\b"
+    r"|[VDIWEF]/\w|\d{10}(?:\.\d+)?\s|(?:time|ts|level)=)"
+)
+DATA_EXT = (".json", ".jsonl", ".ndjson", ".yaml", ".yml", ".csv", ".tsv", ".toml", ".xml", ".html", ".svg")
+
+
+def data_kind(lines: list[str]) -> str | None:
+    """``json``, ``yaml``, ``csv`` or ``tsv`` when the lines are machine-readable data, else None."""
+    body = [ln for ln in lines if ln.strip()]
+    if not body:
+        return None
+    first = body[0].lstrip()
+    if first[:1] in "{[":
+        return "json"
+    if first.startswith("---") or (
+        sum(1 for ln in body if re.match(r"\s*(?:- |[\w.\"'-]+:(?: |$))", ln)) >= 0.9 * len(body)
+    ):
+        return "yaml"
+    for sep, name in (("\t", "tsv"), (",", "csv")):
+        n = body[0].count(sep)
+        if n < 2 or f"{sep} " in body[0]:
+            continue
+        same = sum(1 for ln in body if ln.count(sep) == n)
+        if same >= 0.95 * len(body):
+            return name
+    return None
+
+
+def looks_like_log(lines: list[str]) -> bool:
+    """Most lines start like log lines, or one template covers most of them; never data."""
+    body = [ln for ln in lines if ln.strip()]
+    if len(body) < 20 or data_kind(body) is not None:
+        return False
+    if sum(1 for ln in body if _START.match(ln)) >= 0.6 * len(body):
+        return True
+    m = Miner()
+    for ln in body:
+        m.add([mask(t) for t in tokens(ln)])
+    return max(t.count for t in m.templates) >= 0.5 * len(body)
+
+
+def fold_table(lines: list[str], keep: int = 5) -> tuple[list[str], int]:
+    """A long CSV/TSV: its header, first and last rows, and the exact range of rows left out."""
+    if len(lines) <= 2 * keep + 2:
+        return lines, 0
+    start, end = keep + 2, len(lines) - keep  # 1-based line numbers of the rows left out
+    left = end - start + 1
+    note = f"… {left:,} rows left out (lines {start}-{end}); every row is in the lines named"
+    return [*lines[: keep + 1], note, *lines[-keep:]], left

@@ -1,0 +1,262 @@
+"""The folding stage: one pass over lines, each template shown once with exact counts and line ranges."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from rtk.fold import markers
+from rtk.fold.mask import mask, tokens
+from rtk.fold.miner import Miner, Template
+
+TAIL = 5  # the last lines of an output (its summary) are always shown
+RARE = 3  # a template with at most this many lines in a run is shown whole
+VALUES = 5  # a field with at most this many distinct values lists them with counts
+PENDING = 4096  # shown lines held back at most, waiting for their fold's final count
+_COUNTED = ("<n>", "<pct>", "<size>")
+
+
+def _num(tok: str) -> float | None:
+    digits = ""
+    for c in tok:
+        if c.isdigit() or (c == "." and digits):
+            digits += c
+        elif digits:
+            break
+    try:
+        return float(digits) if digits else None
+    except ValueError:
+        return None
+
+
+class Group:
+    """The lines of one template since its head line was shown: count, range, values, monotonic fields."""
+
+    __slots__ = (
+        "cancelled", "count", "first", "head", "last", "last_no", "mono", "prev", "shown", "template", "tents", "values",
+    )  # fmt: skip
+
+    def __init__(self, template: Template, no: int, raw: list[str]) -> None:
+        self.template = template
+        self.head = raw
+        self.prev = raw
+        self.first = no  # the head's line number
+        self.count = 1
+        self.shown = 1
+        self.last_no = no
+        self.last = ""
+        self.tents: list[list[object]] = []
+        self.cancelled = False
+        self.values: list[dict[str, int] | None] = [{t: 1} for t in raw]
+        self.mono: list[int] = [0] * len(raw)  # per field: 0 unknown, 1 rising, -1 falling, 2 neither
+
+    def add(self, no: int, line: str, raw: list[str], masks: list[str]) -> None:
+        self.count += 1
+        self.last_no = no
+        self.last = line
+        if len(raw) != len(self.values):
+            return
+        prev = self.prev
+        for i, tok in enumerate(raw):
+            vals = self.values[i]
+            if vals is not None:
+                if tok in vals:
+                    vals[tok] += 1
+                elif len(vals) >= VALUES:
+                    self.values[i] = None
+                else:
+                    vals[tok] = 1
+            if masks[i] in _COUNTED and self.mono[i] != 2:
+                a, b = _num(prev[i]), _num(tok)
+                if a is None or b is None:
+                    self.mono[i] = 2
+                elif b != a:
+                    d = 1 if b > a else -1
+                    self.mono[i] = d if self.mono[i] in (0, d) else 2
+        self.prev = raw
+
+
+class Folder:
+    """Folds a stream of lines. ``feed`` returns the lines ready to print; ``finish`` the rest.
+
+    ``hold``: at most this many input lines pass between a line and its printing (live
+    output); None holds up to :data:`PENDING` shown lines (whole outputs and files).
+    Memory is bounded by the number of templates and the held lines, never by the input.
+    """
+
+    def __init__(self, hold: int | None = None, max_templates: int = 2000) -> None:
+        self.hold = hold
+        self.miner = Miner(max_templates=max_templates)
+        self.blocks = markers.Blocks()
+        self.groups: dict[int, Group] = {}
+        self.pending: deque[list[object]] = deque()
+        self.tail: deque[tuple[int, str]] = deque()
+        self.lines = 0
+        self.shown = 0
+        self.folded = 0
+        self.status: dict[str, int] = {}
+        self.paths: dict[str, int] = {}
+        self.requests = 0
+        self._cache: dict[str, str] = {}
+
+    def feed(self, line: str) -> list[str]:
+        """Take one line (without its newline); return the lines now ready to print."""
+        self.lines += 1
+        self.tail.append((self.lines, line))
+        if len(self.tail) > TAIL:
+            no, old = self.tail.popleft()
+            self._take(no, old)
+        return self._flush(False)
+
+    def finish(self) -> list[str]:
+        """The remaining lines: held folds with their final counts, the access summary, the last lines."""
+        out = self._flush(True)
+        for no, line in self.tail:
+            self._access(line)
+            self.blocks.feed(line)
+            out.append(line)
+            self.shown += 1
+            del no
+        self.tail.clear()
+        if self.requests >= 20:
+            out.insert(len(out) - min(TAIL, self.lines), self._access_summary())
+        return out
+
+    def _mask(self, tok: str) -> str:
+        if tok.isalpha():
+            return tok
+        m = self._cache.get(tok)
+        if m is None:
+            if len(self._cache) > 50_000:
+                self._cache.clear()
+            m = self._cache[tok] = mask(tok)
+        return m
+
+    def _take(self, no: int, line: str) -> None:
+        self._access(line)
+        if self.blocks.feed(line) or markers.is_marker(line):
+            self.pending.append(["show", no, line])
+            return
+        raw = tokens(line)
+        masks = [self._mask(t) for t in raw]
+        t = self.miner.add(masks)
+        g = self.groups.get(t.id)
+        if g is None:
+            g = self.groups[t.id] = Group(t, no, raw)
+            self.pending.append(["show", no, line])
+            self.pending.append(["fold", no, g])
+            return
+        g.add(no, line, raw, masks)
+        if g.cancelled:
+            return
+        if len(g.tents) < RARE:
+            entry: list[object] = ["tent", no, line, g]
+            g.tents.append(entry)
+            self.pending.append(entry)
+        else:
+            g.cancelled = True
+            for e in g.tents:
+                if e[0] == "tent":
+                    e[0] = "dead"
+
+    def _access(self, line: str) -> None:
+        if '" ' not in line:
+            return
+        hit = markers.access(line)
+        if hit is None:
+            return
+        path, status = hit
+        self.requests += 1
+        self.status[status] = self.status.get(status, 0) + 1
+        path = path.split("?", 1)[0]
+        if path in self.paths or len(self.paths) < 1000:
+            self.paths[path] = self.paths.get(path, 0) + 1
+
+    def _flush(self, everything: bool) -> list[str]:
+        out: list[str] = []
+        p = self.pending
+        while p:
+            e = p[0]
+            if not everything:
+                if self.hold is None:
+                    if len(p) <= PENDING:
+                        break
+                elif self.lines - int(e[1]) <= self.hold:  # type: ignore[call-overload]
+                    break
+            p.popleft()
+            kind = e[0]
+            if kind in ("show", "tent"):
+                out.append(str(e[2]))
+                self.shown += 1
+                if kind == "tent":
+                    g = e[3]
+                    assert isinstance(g, Group)
+                    g.shown += 1
+            elif kind == "fold":
+                g = e[2]
+                assert isinstance(g, Group)
+                out.extend(self._summary(g))
+        return out
+
+    def _summary(self, g: Group) -> list[str]:
+        """The fold line of a group (and its last line when a counter in it moved); closes the group."""
+        if self.groups.get(g.template.id) is g:
+            del self.groups[g.template.id]
+        alive = sum(1 for e in g.tents if e[0] == "tent")
+        folded = g.count - g.shown - alive
+        if folded <= 0:
+            return []
+        g.cancelled = True  # later lines of this template start a new group
+        for e in g.tents:
+            if e[0] == "tent":
+                e[0] = "dead"
+        out: list[str] = []
+        show_last = folded >= 2 and any(m in (1, -1) for m in g.mono)
+        if show_last:
+            folded -= 1
+        self.folded += folded
+        end = g.last_no - 1 if show_last else g.last_no
+        out.append(render_fold(g, folded, g.first + 1, end))
+        if show_last:
+            out.append(g.last)
+            self.shown += 1
+        self.shown += 1
+        return out
+
+    def _access_summary(self) -> str:
+        st = ", ".join(f"{s} ×{n:,}" for s, n in sorted(self.status.items()))
+        top = sorted(self.paths.items(), key=lambda kv: -kv[1])
+        paths = ", ".join(f"{p} ×{n:,}" for p, n in top[:8])
+        more = f" (+{len(top) - 8:,} more paths)" if len(top) > 8 else ""
+        return f"… access log: {self.requests:,} requests; status {st}; paths {paths}{more}"
+
+
+def render_fold(g: Group, folded: int, start: int, end: int) -> str:
+    """``… 1,387 more like: INFO GET <path> 200 <dur>  (lines 2-1499); <path>: /a ×3, /b ×2``."""
+    toks = g.template.toks
+    if len(toks) != len(g.values):
+        toks = ["<other>"]
+    shown: list[str] = []
+    listed: list[str] = []
+    for i, t in enumerate(toks):
+        vals = g.values[i] if i < len(g.values) else None
+        if "<" in t and ">" in t and vals is not None and len(vals) == 1:
+            shown.append(next(iter(vals)))  # one value throughout: print it
+            continue
+        shown.append(t)
+        if "<" in t and vals is not None and 1 < len(vals) <= VALUES and len(listed) < 2:
+            items = sorted(vals.items(), key=lambda kv: -kv[1])
+            listed.append(f"{t} " + ", ".join(f"{v} ×{n:,}" for v, n in items))
+    text = f"… {folded:,} more like: {' '.join(shown)}  (lines {start}-{end})"
+    if listed:
+        text += "; " + "; ".join(listed)
+    return text
+
+
+def fold_lines(lines: list[str]) -> tuple[list[str], Folder]:
+    """Fold a whole output given as lines; the folded lines and the folder (for its counts)."""
+    f = Folder()
+    out: list[str] = []
+    for ln in lines:
+        out.extend(f.feed(ln))
+    out.extend(f.finish())
+    return out, f

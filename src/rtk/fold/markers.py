@@ -1,0 +1,121 @@
+"""Lines that are always shown whole: warning/error/failure markers and the blocks around them."""
+
+from __future__ import annotations
+
+import re
+
+# Level words as loggers print them (upper case, or inside brackets/after level= in any case).
+_LEVEL = re.compile(
+    r"\b(?:DETAIL|HINT|STATEMENT|CONTEXT):  "  # PostgreSQL's lines that go with an error
+    r"|\b(?:WARN(?:ING)?|ERROR|ERR|FATAL|CRIT(?:ICAL)?|SEVERE|ALERT|EMERG(?:ENCY)?|PANIC|FAIL(?:ED|URE)?)\b"
+    r"|\[(?i:warn(?:ing)?|error|err|fatal|crit(?:ical)?|alert|emerg|panic|severe)\]"
+    r"|(?i:\b(?:level|lvl|severity|loglevel|priority)\s*[=:]\s*\"?(?:warn(?:ing)?|error|err|fatal|crit(?:ical)?|alert|emerg|panic|severe)\b)"
+    r"|(?:^|\s)[WEF]/[\w.$-]+(?:\(\s*\d+\))?:"  # Android logcat W/Tag:
+    r"|^[WEF]\d{4} \d{2}:\d{2}:\d{2}"  # glog E1124 12:00:00
+    r"|^<[0-4]>"  # syslog priority emerg..warning
+)
+# Words anywhere in a line, any case: the failure itself in prose.
+_WORD = re.compile(
+    r"(?i)\b(?:errors?|exceptions?|traceback|panic(?:ked)?|fatal|fail(?:ed|s|ure|ures)?|warn(?:ing|ings)?"
+    r"|critical|abort(?:ed)?|segmentation fault|core dumped|denied|refused|timed? ?out|unreachable|deprecat\w*)\b"
+)
+# "0 errors", "no warnings", "errors=0": a count of nothing is not a failure.
+_NOTHING = re.compile(
+    r"(?i)\b(?:0|no|zero|without)\s+(?:\w+\s+)?(?:errors?|warnings?|failures?|failed)\b"
+    r"|\b(?:errors?|warnings?|failures?|failed)\s*[=:]\s*0\b"
+)
+# Access logs: "GET /x HTTP/1.1" 404 ...
+_ACCESS = re.compile(r'"(?:[A-Z]+) (\S+)(?: HTTP/[\d.]+)?" ([1-5]\d\d) ')
+
+# Starts of multi-line blocks, kept whole with the lines that continue them.
+_BLOCK = re.compile(
+    r"^Traceback \(most recent call last\):"
+    r"|^Exception in thread "
+    r"|^(?:[\w$]+\.)+[\w$]*(?:Exception|Error|Throwable)(?::|$)"
+    r"|^panic: |^fatal error: |^goroutine \d+ \["
+    r"|^thread '.*' panicked at|^stack backtrace:"
+)
+_CONTINUE = re.compile(
+    r"^(?:\s|Caused by:|Suppressed:|\.\.\. \d+ more|During handling of the above|The above exception"
+    r"|goroutine \d+ \[|created by |\[signal |stack backtrace:|note: |exit status \d"
+    r"|[\w./*()\[\]$-]+\(.*\)(?: \{\.\.\.\})?$)"
+)
+_FRAME = re.compile(r"\s+at [\w$.<>/-]+\(.*\)$|\s*\.\.\. \d+ (?:more|common frames omitted)$|Caused by: ")
+BLOCK_MAX = 400  # a block longer than this ends there (its lines are still looked at one by one)
+
+
+_KEYS = (
+    "warn", "err", "fatal", "crit", "fail", "severe", "alert", "emerg", "panic", "exception", "traceback", "abort",
+    "segmentation", "core dump", "denied", "refused", "time", "unreachable", "deprecat",
+)  # fmt: skip
+
+
+def is_marker(line: str) -> bool:
+    """Whether ``line`` carries a warning, error, failure or panic marker (in any common spelling)."""
+    if line[:1] in "WEF<" and _LEVEL.search(line):
+        return True
+    if ":  " in line and _LEVEL.search(line):
+        return True
+    if '" ' in line:
+        m = _ACCESS.search(line)
+        if m is not None and m.group(2)[0] in "45":
+            return True
+    low = line.lower()
+    for k in _KEYS:
+        if k in low:
+            break
+    else:
+        return ("/" in line[:3] or " W/" in line or " E/" in line or " F/" in line) and _LEVEL.search(line) is not None
+    if _LEVEL.search(line):
+        return True
+    if not _WORD.search(line):
+        return False
+    return not (_NOTHING.search(line) and len(_WORD.findall(line)) <= len(_NOTHING.findall(line)))
+
+
+def access(line: str) -> tuple[str, str] | None:
+    """``(path, status)`` of an access-log line, else None."""
+    m = _ACCESS.search(line)
+    return None if m is None else (m.group(1), m.group(2))
+
+
+class Blocks:
+    """Follows a stream line by line and says which lines belong to a traceback, stack trace or panic."""
+
+    __slots__ = ("kind", "length", "take_next")
+
+    def __init__(self) -> None:
+        self.kind = ""  # "" outside a block, else "py" / "other"
+        self.length = 0
+        self.take_next = False
+
+    def feed(self, line: str) -> bool:
+        """Whether ``line`` is part of a block (the line that starts one included)."""
+        if _FRAME.match(line):  # a stack frame is part of a trace wherever the trace started
+            self.kind = self.kind or "other"
+            self.length += 1
+            return True
+        if _BLOCK.match(line):
+            self.kind = "py" if line.startswith("Traceback") else "other"
+            self.length = 1
+            self.take_next = not line.startswith(("Traceback", "stack backtrace", "goroutine"))
+            return True
+        if not self.kind:
+            return False
+        self.length += 1
+        if self.length > BLOCK_MAX:
+            self.kind = ""
+            return False
+        if self.take_next:  # the message after "panic:" / "panicked at" / an exception's first line
+            self.take_next = False
+            return True
+        if not line.strip():
+            self.take_next = False
+            return self.kind == "other"  # Go separates its goroutines with blank lines
+        if _CONTINUE.match(line):
+            return True
+        if self.kind == "py":  # the exception line closes a Python traceback
+            self.kind = ""
+            return True
+        self.kind = ""
+        return False

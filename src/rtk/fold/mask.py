@@ -1,0 +1,89 @@
+"""Tokens of a line and their variable fields (numbers, hex, ids, paths, IPs, timestamps, quoted strings)."""
+
+from __future__ import annotations
+
+import re
+
+# One token is a maximal run of non-blank characters; a quoted string is one token even with blanks inside.
+_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|\S+')
+
+# Kinds of variable field, tried in order on a token stripped of surrounding punctuation.
+_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("<time>", re.compile(r"\d{4}-\d{2}-\d{2}(?:[T_ ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?")),
+    ("<time>", re.compile(r"\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?")),
+    ("<time>", re.compile(r"\d{1,2}/(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)/\d{4}(?::\d{2}:\d{2}:\d{2})?")),
+    ("<time>", re.compile(r"\d{4}/\d{2}/\d{2}")),
+    ("<uuid>", re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")),
+    ("<ip>", re.compile(r"\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?(?:/\d{1,2})?")),
+    ("<ip>", re.compile(r"\[?[0-9a-fA-F]{0,4}(?::[0-9a-fA-F]{0,4}){2,7}\]?(?::\d{1,5})?")),
+    ("<hex>", re.compile(r"0x[0-9a-fA-F]+|#?[0-9a-fA-F]*\d[0-9a-fA-F]*[a-fA-F][0-9a-fA-F]*|[0-9a-fA-F]{8,}")),
+    ("<n>", re.compile(r"[-+]?\d+(?:[.,]\d+)*(?:e[-+]?\d+)?")),
+    ("<dur>", re.compile(r"[-+]?\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h|d|min|sec|secs)")),
+    ("<size>", re.compile(r"[-+]?\d+(?:\.\d+)?(?:[KMGTP]i?B|[kKMGTP]|B|b|bytes)")),
+    ("<pct>", re.compile(r"[-+]?\d+(?:\.\d+)?%")),
+    ("<n>", re.compile(r"\d+/\d+|#\d+|v?\d+(?:\.\d+)+[\w.+-]*|\d+(?:st|nd|rd|th|x)")),
+    ("<path>", re.compile(r"(?:[A-Za-z]:)?(?:\.{0,2}/|~/)[\w@%+=:,.~/-]*|[\w.-]+(?:/[\w@%+=:,.~-]+)+/?")),
+    ("<url>", re.compile(r"[a-z][a-z0-9+.-]*://\S+")),
+    ("<id>", re.compile(r"(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z])[\w.-]{6,}|\d\w*")),
+)
+_ONE = re.compile("|".join(f"(?P<k{i}>{p.pattern})" for i, (_, p) in enumerate(_KINDS)))
+_NAMES = {f"k{i}": name for i, (name, _) in enumerate(_KINDS)}
+_EDGE = "()[]{}<>,;\"'`"
+
+
+def tokens(line: str) -> list[str]:
+    """The tokens of ``line``: blank-separated, a quoted string counting as one."""
+    return _TOKEN.findall(line)
+
+
+def kind(tok: str) -> str | None:
+    """The variable kind of a bare token (``<n>``, ``<path>``...), or None when it is a constant word."""
+    if tok[0] in "\"'" and len(tok) > 1 and tok[-1] == tok[0]:
+        return "<str>"
+    if tok.isdigit():
+        return "<n>"
+    m = _ONE.fullmatch(tok)
+    return None if m is None else _NAMES[m.lastgroup or ""]
+
+
+def mask(tok: str) -> str:
+    """``tok`` with its variable part replaced by its kind; punctuation around it and ``key=`` kept."""
+    k = kind(tok)
+    if k is not None:
+        return k
+    lo, hi = 0, len(tok)
+    while lo < hi and tok[lo] in _EDGE:
+        lo += 1
+    while hi > lo and tok[hi - 1] in _EDGE + ".:":
+        hi -= 1
+    if lo == hi:
+        return tok
+    core = tok[lo:hi]
+    eq = core.find("=")
+    if 0 < eq < len(core) - 1:
+        value = core[eq + 1 :]
+        vk = kind(value) or _inner(value)
+        if vk is not None:
+            return tok[:lo] + core[: eq + 1] + vk + tok[hi:]
+        return tok
+    if (lo or hi < len(tok)) and (ck := kind(core)) is not None:
+        return tok[:lo] + ck + tok[hi:]
+    return tok
+
+
+def _inner(value: str) -> str | None:
+    lo, hi = 0, len(value)
+    while lo < hi and value[lo] in _EDGE:
+        lo += 1
+    while hi > lo and value[hi - 1] in _EDGE:
+        hi -= 1
+    if lo == hi or (lo == 0 and hi == len(value)):
+        return None
+    k = kind(value[lo:hi])
+    return None if k is None else value[:lo] + k + value[hi:]
+
+
+def masked(line: str) -> tuple[list[str], list[str]]:
+    """The tokens of ``line`` and the same tokens masked."""
+    toks = tokens(line)
+    return toks, [mask(t) for t in toks]

@@ -1,0 +1,96 @@
+"""Online template mining (Drain, He et al. 2017): a fixed-depth prefix tree over masked tokens."""
+
+from __future__ import annotations
+
+WILD = "<*>"
+
+
+class Template:
+    """One cluster of lines: its tokens (``<kind>`` / ``<*>`` where lines differ) and how many lines it has."""
+
+    __slots__ = ("count", "id", "toks")
+
+    def __init__(self, tid: int, toks: list[str]) -> None:
+        self.id = tid
+        self.toks = toks
+        self.count = 0
+
+    def text(self) -> str:
+        return " ".join(self.toks)
+
+
+def _variable(tok: str) -> bool:
+    return tok == WILD or (tok[:1] == "<" and tok[-1:] == ">" and len(tok) > 2)
+
+
+class Miner:
+    """Drain's parse tree: length, then the first ``depth - 2`` tokens, then a list of templates per leaf.
+
+    Memory is bounded by the number of templates (at most ``max_templates``; past it a
+    line joins the most similar template of its leaf, or the leaf's overflow template)
+    and never by the number of lines.
+    """
+
+    def __init__(self, depth: int = 4, sim: float = 0.4, max_children: int = 100, max_templates: int = 2000) -> None:
+        self.depth = max(3, depth)
+        self.sim = sim
+        self.max_children = max_children
+        self.max_templates = max_templates
+        self.root: dict[object, object] = {}
+        self.templates: list[Template] = []
+        self.other = Template(-1, ["<other>"])
+
+    def _child(self, node: dict[object, object], key: object, full: bool) -> dict[object, object] | None:
+        nxt = node.get(key)
+        if nxt is None and not full and (len(node) < self.max_children - 1 or key == WILD):
+            nxt = node[key] = {}
+        assert nxt is None or isinstance(nxt, dict)
+        return nxt
+
+    def add(self, toks: list[str]) -> Template:
+        """The template of a line given its masked tokens, updating the tree."""
+        full = len(self.templates) >= self.max_templates
+        node = self._child(self.root, len(toks), full)
+        for tok in toks[: self.depth - 2]:
+            if node is None:
+                break
+            key = WILD if _variable(tok) or any(c.isdigit() for c in tok) else tok
+            nxt = self._child(node, key, full)
+            if nxt is None and len(node) >= self.max_children - 1:
+                nxt = self._child(node, WILD, full)
+            node = nxt
+        if node is None:
+            self.other.count += 1
+            return self.other
+        leaf = node.setdefault(None, [])
+        assert isinstance(leaf, list)
+        best: Template | None = None
+        best_sim = -1.0
+        for t in leaf:
+            assert isinstance(t, Template)
+            s = _similarity(t.toks, toks)
+            if s > best_sim:
+                best, best_sim = t, s
+        if best is not None and (best_sim >= self.sim or len(self.templates) >= self.max_templates):
+            best.toks = [a if a == b else WILD for a, b in zip(best.toks, toks, strict=True)]
+            best.count += 1
+            return best
+        if full:  # no room: the line counts with every other line that found no template
+            self.other.count += 1
+            return self.other
+        best = Template(len(self.templates), list(toks))
+        self.templates.append(best)
+        leaf.append(best)
+        best.count += 1
+        return best
+
+
+def _similarity(tmpl: list[str], toks: list[str]) -> float:
+    """Drain's simSeq: the share of positions where the template's constant token equals the line's."""
+    if not toks:
+        return 1.0
+    same = 0
+    for a, b in zip(tmpl, toks, strict=True):
+        if a == b and a != WILD:
+            same += 1
+    return same / len(toks)

@@ -1,0 +1,55 @@
+"""rtk read folds long log-like files only; --lines A-B, --raw and read.fold=false give exact bytes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+RTK = [sys.executable, "-m", "rtk", "read"]
+
+
+def _run(*args: str) -> bytes:
+    return subprocess.run([*RTK, *args], capture_output=True, check=True).stdout
+
+
+def _log(tmp_path: Path) -> Path:
+    f = tmp_path / "app.log"
+    rows = [f"2024-05-01T10:00:{i % 60:02d}Z INFO GET /api/{i % 3} 200 {i}ms" for i in range(600)]
+    rows.insert(300, "2024-05-01T10:05:00Z ERROR payment failed: card declined")
+    f.write_text("\n".join(rows) + "\n")
+    return f
+
+
+def test_long_log_folds_under_one_header_and_keeps_errors(tmp_path: Path) -> None:
+    f = _log(tmp_path)
+    out = _run(str(f)).decode()
+    assert out.startswith(f"[rtk] {f}: 601 lines folded to ")
+    assert "2024-05-01T10:05:00Z ERROR payment failed: card declined\n" in out
+    assert len(out) < len(f.read_text()) // 5
+
+
+def test_lines_window_is_byte_exact(tmp_path: Path) -> None:
+    f = _log(tmp_path)
+    data = f.read_bytes().split(b"\n")
+    assert _run(str(f), "--lines", "2-595") == b"\n".join(data[1:595]) + b"\n"
+    assert _run(str(f), "--lines", "601-900") == data[600] + b"\n"
+    assert _run(str(f), "--lines", "7") == data[6] + b"\n"
+    p = subprocess.run([*RTK, str(f), "--lines", "9-3"], capture_output=True)
+    assert p.returncode != 0 and p.stderr.count(b"\n") == 1 and b"Traceback" not in p.stderr
+
+
+def test_raw_config_off_source_and_short_files_stay_exact(tmp_path: Path) -> None:
+    f = _log(tmp_path)
+    assert _run(str(f), "--raw") == f.read_bytes()
+    cfg = tmp_path / "cfg"
+    (cfg / "rtk").mkdir(parents=True)
+    (cfg / "rtk" / "config.toml").write_text("[read]\nfold = false\n")
+    env = {"XDG_CONFIG_HOME": str(cfg), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    assert subprocess.run([*RTK, str(f)], capture_output=True, env=env).stdout == f.read_bytes()
+    src = tmp_path / "gen.py"
+    src.write_text("".join(f"x{i} = {i}\n" for i in range(600)))  # one template, but source code
+    assert _run(str(src)) == src.read_bytes()
+    short = tmp_path / "short.log"
+    short.write_text("".join(f"2024-05-01 INFO tick {i}\n" for i in range(150)))
+    assert _run(str(short)) == short.read_bytes()
