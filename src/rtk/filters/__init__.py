@@ -76,6 +76,8 @@ FAMILIES: dict[str, str] = {
     "vite": "rtk.filters.js.build",
     "vitest": "rtk.filters.js.test",
     "yarn": "rtk.filters.js.pm",
+    # --- github cli ---
+    "gh": "rtk.filters.gh.gh",
     # --- generic runners ---
 }
 
