@@ -302,3 +302,54 @@ def restore(raw: str, compact: str) -> tuple[str, int]:
     if compact and not compact.endswith("\n"):
         compact += "\n"
     return compact + block, n
+
+
+# Lowercased substrings a streamed block must contain for any of its lines to be looked at.
+_STREAM_HINTS = ("error", "fail", "warn", "panic", "exception", "traceback", "fatal", "not ok", "crash", "✗", "✘")
+
+
+class StreamGuard:
+    """The fact guard for a streamed output: what was printed is already out, so lost facts come at the end.
+
+    Only problem lines (error, failure, warning, panic...) are tracked while streaming:
+    a block with none of the marker substrings costs one ``lower()`` and a few
+    substring searches. Memory stays flat: at most ``LIMIT`` facts and ``KEEP``
+    characters of printed output are kept.
+    """
+
+    LIMIT = 5000
+    KEEP = 8 << 20
+
+    __slots__ = ("facts", "kept", "printed")
+
+    def __init__(self) -> None:
+        self.facts: dict[Fact, str] = {}
+        self.printed: list[str] = []
+        self.kept = 0
+
+    def feed(self, lines: list[str], parts: list[str]) -> None:
+        """One block of raw lines and what the filter printed for it."""
+        if self.kept < self.KEEP:
+            for p in parts:
+                self.printed.append(p)
+                self.kept += len(p)
+        low = "\n".join(lines).lower()
+        if not any(h in low for h in _STREAM_HINTS) or len(self.facts) >= self.LIMIT:
+            return
+        shown = set("".join(parts).split("\n"))
+        for line in lines:
+            if line in shown or not any(h in line.lower() for h in _STREAM_HINTS):
+                continue
+            for f in line_facts(line):
+                self.facts.setdefault(f, line)
+
+    def finish(self, summary: str) -> tuple[str, int]:
+        """The block of restored lines to print before ``summary``, and how many lines it has."""
+        if not self.facts:
+            return "", 0
+        out = Output("".join(self.printed) + summary)
+        lines = list(dict.fromkeys(line for f, line in self.facts.items() if not present(f, out)))
+        if not lines:
+            return "", 0
+        n = len(lines)
+        return "\n".join([HEADER.format(f"{n} line" if n == 1 else f"{n} lines"), *lines]) + "\n", n

@@ -10,7 +10,10 @@ time and in the fixture tests alike:
 3. when the filter cut content or the command failed, the raw bytes are kept
    in a recovery file and one hint line names it; if the file cannot be
    written, output that cut something is replaced by the raw output;
-4. never worse: if the result (hint included) is not smaller than the raw
+4. fact guard: a fact of the raw output (location, code, failing test, hash,
+   marker line...; see ``rtk.facts``) that the filter dropped brings its raw
+   line back, under one header, counted in ``Outcome.restored``;
+5. never worse: if the result (hint included) is not smaller than the raw
    output, the raw output is printed.
 """
 
@@ -34,7 +37,7 @@ if TYPE_CHECKING:
 class Outcome:
     """What a run prints, and the figures tracking needs."""
 
-    __slots__ = ("cut", "data", "error", "mode", "raw_text", "tee_path", "text")
+    __slots__ = ("cut", "data", "error", "mode", "raw_text", "restored", "tee_path", "text")
 
     def __init__(
         self,
@@ -53,6 +56,7 @@ class Outcome:
         self.cut = cut
         self.tee_path = tee_path
         self.error = error
+        self.restored = 0  # raw lines the fact guard put back
 
     @property
     def raw_tokens(self) -> int:
@@ -126,7 +130,12 @@ def apply(
 
 
 def finish(argv: list[str], raw: bytes, raw_text: str, exit_code: int, text: str, cut: int, keep: Keeper) -> Outcome:
-    """Add recovery and apply the never-worse guard to a filter's text."""
+    """Add recovery and apply the fact and never-worse guards to a filter's text."""
+    restored = 0
+    if may_lose_facts(raw_text, text):
+        from rtk import facts
+
+        text, restored = facts.restore(raw_text, text)
     tee_path = keep(argv, raw) if tee.wanted(exit_code, cut, len(raw)) else None
     if cut > 0 and tee_path is None:
         # Never claim "+N more" for something the agent cannot get back.
@@ -134,8 +143,31 @@ def finish(argv: list[str], raw: bytes, raw_text: str, exit_code: int, text: str
     if tee_path is not None and (cut > 0 or exit_code != 0):
         text = text + tee.hint(tee_path) + "\n"
     if tokens.estimate(text) >= tokens.estimate(raw_text):
-        return Outcome(ensure_newline(raw_text), raw_text, "raw-guard", 0, tee_path)
-    return Outcome(text, raw_text, "filtered", cut, tee_path)
+        res = Outcome(ensure_newline(raw_text), raw_text, "raw-guard", 0, tee_path)
+    else:
+        res = Outcome(text, raw_text, "filtered", cut, tee_path)
+    res.restored = restored  # counted even when the raw output won: the filter still lost facts
+    return res
+
+
+# Lowercased substrings of problem lines; the same as ``rtk.facts._STREAM_HINTS`` (a test checks).
+FACT_HINTS = ("error", "fail", "warn", "panic", "exception", "traceback", "fatal", "not ok", "crash", "✗", "✘")
+
+
+def may_lose_facts(raw_text: str, text: str) -> bool:
+    """Could the filter have dropped a fact? A cheap, C-speed check that keeps ``rtk.facts`` unloaded.
+
+    Every fact holds a digit, ``/``, ``:`` or ``(`` (locations, codes, hashes, counts, paths,
+    URLs, test ids) or sits on a problem line; if no dropped word has any of these, nothing is lost.
+    """
+    dropped = set(raw_text.split()).difference(text.split())
+    if not dropped:
+        return False
+    blob = " ".join(dropped)
+    if any(c in blob for c in "0123456789/:("):
+        return True
+    low = raw_text.lower()
+    return any(h in low for h in FACT_HINTS)
 
 
 def apply_stream(
