@@ -24,23 +24,62 @@ Fact = tuple[str, str, str]
 
 # Words (lowercased, punctuation removed) that make a line a fact: it reports a problem.
 MARKERS = frozenset(
-    "error errors fail failed failure failures failing warning warnings exception panic panicked traceback fatal"
-    " crashed".split()
+    [
+        "error",
+        "errors",
+        "fail",
+        "failed",
+        "failure",
+        "failures",
+        "failing",
+        "warning",
+        "warnings",
+        "exception",
+        "panic",
+        "panicked",
+        "traceback",
+        "fatal",
+        "crashed",
+    ]
 )
 GLYPHS = ("✗", "✘", "not ok ")
 # Lines that report success carry no fact (a passing test is rightly folded into a count).
 PASS_MARKS = (" passed", " pass ", "pass:", " ok ", "✓", "✔", "[ok]")
 # Words that make a preceding non-zero number a summary count: "3 failed", "12 warnings".
-COUNT_WORDS = frozenset("passed failed failures failure errors error warnings warning skipped xfailed xpassed".split())
+COUNT_WORDS = frozenset(
+    [
+        "passed",
+        "failed",
+        "failures",
+        "failure",
+        "errors",
+        "error",
+        "warnings",
+        "warning",
+        "skipped",
+        "xfailed",
+        "xpassed",
+    ]
+)
 # A marker word after one of these does not report a problem ("0 errors", "no warnings").
 NEGATORS = frozenset(("0", "no", "zero", "without"))
 # Words of section titles and traceback headers: a marker line of only these says nothing.
-BOILERPLATE = frozenset("most recent call last short test summary info the following".split())
+BOILERPLATE = frozenset(["most", "recent", "call", "last", "short", "test", "summary", "info", "the", "following"])
 # Lines that name no fact an agent acts on (blob ids of a diff header).
 NOISE_PREFIXES = ("index ", "similarity index ", "dissimilarity index ")
 # Frames inside a runtime or a dependency: their locations are not the agent's code.
-LIBRARY = ("/rustc/", "node_modules/", "site-packages/", "/usr/lib/", "/usr/local/lib/", "<frozen", "/.cargo/registry/",
-           "/go/src/runtime/", "/lib/python3", "node:internal")
+LIBRARY = (
+    "/rustc/",
+    "node_modules/",
+    "site-packages/",
+    "/usr/lib/",
+    "/usr/local/lib/",
+    "<frozen",
+    "/.cargo/registry/",
+    "/go/src/runtime/",
+    "/lib/python3",
+    "node:internal",
+)
 _STRIP = "()[]{}<>,;'\"`"
 _HEX = frozenset("0123456789abcdef")
 _DIGITS = frozenset("0123456789")
@@ -86,9 +125,7 @@ def _pathlike(s: str) -> bool:
 def _has_ext(s: str) -> bool:
     """``name.ext``: a name with a letter, an extension of 1-5 characters with a letter."""
     stem, dot, ext = s.rpartition(".")
-    return bool(
-        dot and any(c.isalpha() for c in stem) and 0 < len(ext) <= 5 and ext.isalnum() and not ext.isdigit()
-    )
+    return bool(dot and any(c.isalpha() for c in stem) and 0 < len(ext) <= 5 and ext.isalnum() and not ext.isdigit())
 
 
 def _code(tok: str) -> bool:
@@ -102,7 +139,12 @@ def _code(tok: str) -> bool:
 
 def _hash(tok: str) -> bool:
     """An abbreviated (7-12) or full (40, 64) commit hash."""
-    return (7 <= len(tok) <= 12 or len(tok) in (40, 64)) and set(tok) <= _HEX and not set(tok) <= _DIGITS and any(c in _DIGITS for c in tok)
+    return (
+        (7 <= len(tok) <= 12 or len(tok) in (40, 64))
+        and set(tok) <= _HEX
+        and not set(tok) <= _DIGITS
+        and any(c in _DIGITS for c in tok)
+    )
 
 
 def _command_echo(tokens: list[str]) -> bool:
@@ -144,7 +186,7 @@ def token_facts(tok: str, listing: bool, failing: bool) -> Iterable[Fact]:
     if _code(t):
         if failing:
             yield ("word", t, "")
-    elif _hash(t):
+    elif _hash(t) and tok[0] not in "([":  # not a build id in parentheses: "bun v1.4.5 (a7733435c)"
         yield ("hash", t, "")
     elif listing and _pathlike(t) and tok[0] not in "-[(":
         yield ("path", t, "")

@@ -30,7 +30,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-w", "--weekly", action="store_true", help="per-week breakdown (Sunday to Saturday)")
     p.add_argument("-m", "--monthly", action="store_true", help="per-month breakdown")
     p.add_argument("-a", "--all", action="store_true", help="every breakdown")
-    p.add_argument("-F", "--failures", action="store_true", help="filters that failed, did not recognise output, or lost facts")
+    p.add_argument(
+        "-F", "--failures", action="store_true", help="filters that failed, did not recognise output, or lost facts"
+    )
     p.add_argument("-n", "--top", type=int, default=10, metavar="N", help="commands in the top list (default 10)")
     p.add_argument("-f", "--format", choices=("text", "json", "csv"), default="text")
     p.add_argument(
