@@ -1,4 +1,4 @@
-"""Facts an agent needs from a command's output, and the check that a compact output kept them.
+"""Facts an agent needs from a command's output: the generic, data-driven extractor of the fact guard.
 
 A *fact* is something an agent acts on: a location (``path:line``, ``path(line,col)``,
 ``File "path", line N``), an error or rule code, a failing test's id, a commit hash,
@@ -7,9 +7,8 @@ carries an error, failure, warning, exception or panic marker. Extraction is
 data-driven (the tables below) and knows no filter.
 
 Nothing here imports ``re``: the guard runs on ``rtk git status``, whose import
-budget forbids it. Work is kept in C where possible: lines and tokens already
-present in the compact output are removed with set operations first, so only what
-the filter dropped is looked at token by token.
+budget forbids it. The guard itself (``rtk.factguard``) looks only at lines the
+filter dropped, so most lines never reach this module.
 """
 
 from __future__ import annotations
@@ -64,7 +63,9 @@ COUNT_WORDS = frozenset(
 # A marker word after one of these does not report a problem ("0 errors", "no warnings").
 NEGATORS = frozenset(("0", "no", "zero", "without"))
 # Words of section titles and traceback headers: a marker line of only these says nothing.
-BOILERPLATE = frozenset(["most", "recent", "call", "last", "short", "test", "summary", "info", "the", "following"])
+BOILERPLATE = frozenset(
+    ["most", "recent", "call", "last", "short", "test", "tests", "summary", "info", "the", "following"]
+)
 # Lines that name no fact an agent acts on (blob ids of a diff header).
 NOISE_PREFIXES = ("index ", "similarity index ", "dissimilarity index ")
 # Frames inside a runtime or a dependency: their locations are not the agent's code.
@@ -138,9 +139,9 @@ def _code(tok: str) -> bool:
 
 
 def _hash(tok: str) -> bool:
-    """An abbreviated (7-12) or full (40, 64) commit hash."""
+    """An abbreviated (7-12) or full (40) commit hash (a 64-digit SHA-256 is a checksum far more often)."""
     return (
-        (7 <= len(tok) <= 12 or len(tok) in (40, 64))
+        (7 <= len(tok) <= 12 or len(tok) == 40)
         and set(tok) <= _HEX
         and not set(tok) <= _DIGITS
         and any(c in _DIGITS for c in tok)
@@ -155,11 +156,13 @@ def _command_echo(tokens: list[str]) -> bool:
     return False
 
 
-def token_facts(tok: str, listing: bool, failing: bool) -> Iterable[Fact]:
-    """The facts one whitespace-separated token holds."""
+def token_facts(tok: str, listing: bool, failing: bool, early: bool = True) -> Iterable[Fact]:
+    """The facts one whitespace-separated token holds (``early``: among the first words of its line)."""
     if failing and "[" in tok and tok.endswith("]"):  # error[E0425], [attr-defined], [no-unused-vars]
         inner = tok[tok.rfind("[") + 1 : -1]
-        if inner and (("-" in inner and inner.replace("-", "").isalpha()) or _code(inner)):
+        if inner[:2] == "--":  # an option in a usage synopsis: [--dry-run]
+            pass
+        elif inner and (("-" in inner and inner.replace("-", "").isalpha()) or _code(inner)):
             yield ("word", inner, "")
     t = _clean_token(tok)
     if len(t) < 2:
@@ -168,7 +171,7 @@ def token_facts(tok: str, listing: bool, failing: bool) -> Iterable[Fact]:
         if failing and not any(lib in t for lib in LIBRARY):
             yield ("word", t, "")
         return
-    if failing and "::" in t:  # a failing test id: tests/test_a.py::test_x
+    if failing and "::" in t and "(" not in t and (t[0].isalnum() or t[0] in "._/"):  # tests/t.py::test_x
         yield ("word", t, "")
         return
     if ".." in t and not t.startswith("."):  # 166c2d7..74867d3
@@ -186,59 +189,129 @@ def token_facts(tok: str, listing: bool, failing: bool) -> Iterable[Fact]:
     if _code(t):
         if failing:
             yield ("word", t, "")
-    elif _hash(t) and tok[0] not in "([":  # not a build id in parentheses: "bun v1.4.5 (a7733435c)"
+    elif _hash(t) and tok[0] not in "([" and (early or len(t) == 40):
+        # A commit id opens its line (log, blame, reflog) or follows a short phrase ("HEAD is now at");
+        # hex deep in a line is an address or register, and one in parentheses a build id.
         yield ("hash", t, "")
     elif listing and _pathlike(t) and tok[0] not in "-[(":
         yield ("path", t, "")
 
 
-# Word splitting for markers keeps ``/``, ``_`` and ``-``: ``rich/errors.py`` or ``py-fail`` mark nothing.
+# Word splitting for presence checks keeps ``/``, ``_`` and ``-``.
 _PUNCT = str.maketrans({c: " " for c in "!\"#$%&'()*+,.:;<=>?@[\\]^`{|}~"})
+# Marker words are words of prose: ``collection.errors``, ``throw(exception)``, ``rich/errors.py`` mark nothing.
+_MARK_SPLIT = str.maketrans({c: " " for c in "!\"#$%&'*+,:;<=>?[\\]^{|}~"})
+# A marker word after one of these is code in an excerpt, not a report: ``raise exception``.
+CODE_WORDS = frozenset(("raise", "throw", "new", "catch", "except", "rescue", "return"))
+# Words too common to tell one problem line from another.
+_CONTENT_MIN = 4
+# Words of a run's status line ("Some errors were emitted while running checks", "test failed, to rerun
+# pass --lib"): such a line only says that the run failed, which the exit code and the summary say too.
+STATUS_WORDS = frozenset(
+    [
+        "some",
+        "were",
+        "emitted",
+        "while",
+        "running",
+        "checks",
+        "rerun",
+        "pass",
+        "with",
+        "exit",
+        "code",
+        "status",
+        "command",
+        "subtest",
+        "subtests",
+        "during",
+        "build",
+        "there",
+        "have",
+        "been",
+        "found",
+        "detected",
+    ]
+)
 
 
 def _words(low: str) -> list[str]:
     return low.translate(_PUNCT).split()
 
 
+def _unquote(line: str) -> str:
+    """``line`` without its backtick-quoted spans (``-D warnings`` in a hint names no problem)."""
+    return " ".join(line.split("`")[0::2]) if "`" in line else line
+
+
+def _marker_at(line: str) -> int:
+    """Index of the first marker word among the line's prose words, or -1."""
+    words = [w.strip(".()@") for w in _unquote(line).lower().translate(_MARK_SPLIT).split()]
+    for i, w in enumerate(words):
+        negated = i and (words[i - 1] in NEGATORS or words[i - 1] in CODE_WORDS)
+        if w in MARKERS and not negated and words[i + 1 : i + 2] != ["0"]:  # "RX errors 0": a zero count
+            return i
+    return -1
+
+
 def is_marker(line: str) -> bool:
     """Does the line report an error, failure, warning, exception or panic?"""
+    if line[:1].isspace() and line.lstrip().startswith(("#", "//")):
+        return False  # a comment in a source excerpt
     low = line.lower()
     if any(g in low for g in GLYPHS):
         return True
-    words = _words(low)
-    for i, w in enumerate(words):
-        if w in MARKERS and not (i and words[i - 1] in NEGATORS):
-            return True
+    if _marker_at(line) >= 0:
+        return True
     return any(t.endswith(("Error:", "Exception:")) and t[:1].isupper() for t in line.split())
 
 
-def line_facts(line: str) -> list[Fact]:
-    """Every fact of one output line."""
+def tag_of(line: str) -> tuple[str, str] | None:
+    """A line opened by a program name and a marker (``npm error ...``): the tag, and the rest of the line."""
+    parts = line.split(None, 2)
+    if len(parts) < 2 or not parts[0].isalpha() or not parts[0].islower():
+        return None
+    if parts[1].lower().rstrip(":!>") not in MARKERS:
+        return None
+    start = line.find(parts[1]) + len(parts[1])
+    return f"{parts[0]} {parts[1].lower()}", line[start:]
+
+
+def line_facts(line: str, tags: frozenset[str] = frozenset()) -> list[Fact]:
+    """Every fact of one output line (``tags``: line tags so frequent that they mark a stream, not a problem)."""
+    tagged = tag_of(line)
+    if tagged is not None:
+        tag, rest = tagged
+        # "npm error", "npm error   --dry-run": a bare tag, a continuation, or a tag on every line of a
+        # block (a usage text): the marker says which stream the line is on; the rest says what it holds.
+        if not rest.strip() or rest.startswith("  ") or tag in tags:
+            return [f for f in line_facts(rest) if f[0] != "line"] if rest.strip() else []
     failing = is_marker(line)
     if not failing:
         low = line.lower()
         if any(p in low for p in PASS_MARKS):
             return _counts(line)
     tokens = line.split()
-    if not tokens:
+    if not tokens or line.startswith(NOISE_PREFIXES):
         return []
     # A listing entry (git status, diff --stat...) is a failing line's path or a short line's last token.
     listing = failing and not _command_echo(tokens)
     out: list[Fact] = []
-    if line.startswith(NOISE_PREFIXES):
-        return out
     # An indented line that reports nothing (a passing test's log, a library frame) holds no location.
     located = failing or not line[:1].isspace()
-    for tok in tokens:
-        out.extend(f for f in token_facts(tok, listing, failing) if located or f[0] != "loc")
+    for i, tok in enumerate(tokens):
+        if tok.isalpha() or tok.isdigit():
+            continue  # a plain word or number holds no fact of its own (counts are read below)
+        out.extend(f for f in token_facts(tok, listing, failing, i <= 4) if located or f[0] != "loc")
     if 'File "' in line:  # Python traceback: File "path", line N
         path = line.split('File "', 1)[1].split('"', 1)[0]
-        rest = line.split('", line ', 1)
-        num = rest[1].split(",", 1)[0].strip() if len(rest) == 2 else ""
+        after = line.split('", line ', 1)
+        num = after[1].split(",", 1)[0].strip() if len(after) == 2 else ""
         if num.isdigit() and not any(lib in path for lib in LIBRARY):
             out.append(("loc", path, num))
-    out.extend(_counts(line))
-    if failing and not any(f[0] in ("loc", "word") for f in out) and _says_more(line):
+    counts = _counts(line)
+    out.extend(counts)
+    if failing and not counts and not any(f[0] in ("loc", "word") for f in out) and _says_more(line):
         out.append(("line", " ".join(tokens), ""))
     return out
 
@@ -250,13 +323,51 @@ def _says_more(line: str) -> bool:
 
 
 def _counts(line: str) -> list[Fact]:
+    """Summary counts (``3 failed``, ``12 warnings``); a line naming a file counts for that file only."""
     tokens = line.split()
     out: list[Fact] = []
     for i in range(len(tokens) - 1):
         n = tokens[i].strip(_STRIP)
-        if n.isdigit() and n != "0" and tokens[i + 1].strip(_STRIP + ".:").lower() in COUNT_WORDS:
-            out.append(("count", n, tokens[i + 1].strip(_STRIP + ".:").lower()))
+        if n.isdigit() and n != "0" and tokens[i + 1].strip(_STRIP + ".:;").lower() in COUNT_WORDS:
+            out.append(("count", n, tokens[i + 1].strip(_STRIP + ".:;").lower()))
+    if out and any(_pathlike(_clean_token(t)) for t in tokens):
+        return []  # per-file counts: a filter rightly sums them
     return out
+
+
+def details(value: str) -> tuple[list[str], list[str], list[str]]:
+    """What sets a marker line apart: quoted text and identifiers, numbers that are not counts, content words."""
+    named: list[str] = []
+    for op, cl in (("`", "`"), ('"', '"'), ("‘", "’"), ("“", "”")):
+        start = value.find(op)
+        while start >= 0:
+            end = value.find(cl, start + 1)
+            if end < 0:
+                break
+            quoted = value[start + 1 : end].strip().lower()
+            if quoted and quoted[0] != "-" and quoted not in MARKERS:  # not an option (`--lib`), not "fail"
+                named.append(quoted)
+            start = value.find(op, end + 1)
+    numbers: list[str] = []
+    content: list[str] = []
+    tokens = value.split()
+    for i, tok in enumerate(tokens):
+        t = tok.strip(_STRIP + ".:!?;")
+        if t.isdigit():
+            nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+            if t != "0" and not (tok[-1].isdigit() and nxt[:1].isalpha()):  # "3 failed" is a count
+                numbers.append(t)
+        elif t[:1] != "-" and t.replace("_", "").isalnum() and any(c.isalpha() for c in t):
+            low = t.lower()
+            if "_" in t.strip("_") or (any(c.isupper() for c in t[1:]) and any(c.islower() for c in t)):
+                named.append(low)
+            elif (
+                len(t) >= _CONTENT_MIN
+                and t.isalpha()
+                and not (low in MARKERS or low in BOILERPLATE or low in STATUS_WORDS)
+            ):
+                content.append(low)
+    return named, numbers, content
 
 
 def extract(text: str) -> dict[Fact, int]:
@@ -266,132 +377,3 @@ def extract(text: str) -> dict[Fact, int]:
         for f in line_facts(line):
             found.setdefault(f, i)
     return found
-
-
-class Output:
-    """A compact output prepared for presence checks."""
-
-    __slots__ = ("flat", "text", "words")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.flat = " ".join(text.split())
-        self.words = frozenset(_words(text.lower()))
-
-
-def present(f: Fact, out: Output) -> bool:
-    """Does the compact output still hold fact ``f`` (in any presentation)?"""
-    kind, value, detail = f
-    text = out.text
-    if kind == "word":
-        return value in text
-    if kind == "hash":
-        return value[:7] in text
-    if kind == "loc":
-        if f"{value}:{detail}" in text or f"{value}({detail}" in text or f'{value}", line {detail}' in text:
-            return True
-        base = value.replace("\\", "/").rsplit("/", 1)[-1]
-        return base in text and any(
-            form in text for form in (f":{detail}", f"{detail}:", f"({detail}", f"line {detail}", f"L{detail}")
-        )
-    if kind == "path":
-        v = value[2:] if value.startswith("./") else value
-        if v in text:
-            return True
-        parent, _, base = v.rstrip("/").rpartition("/")
-        return base in text and (not parent or parent.rsplit("/", 1)[-1] in text)
-    if kind == "count":
-        return value in out.words
-    if value in out.flat:  # a marker line: whole, or its numbers and most of its words
-        return True
-    words = [w for w in _words(value.lower()) if len(w) >= 4 or w.isdigit()]
-    kept = sum(1 for w in words if w in out.words)
-    return all(w in out.words for w in words if w.isdigit()) and kept * 2 >= len(words)
-
-
-def missing(raw: str, compact: str) -> dict[Fact, int]:
-    """Facts of ``raw`` that ``compact`` lost, with the raw line index of each."""
-    kept = set(compact.split("\n"))
-    out = Output(compact)
-    words = set(compact.split())
-    lost: dict[Fact, int] = {}
-    seen: set[str] = set()
-    for i, line in enumerate(raw.split("\n")):
-        if line in kept or line in seen or not line:
-            continue
-        seen.add(line)
-        if words.issuperset(line.split()):
-            continue  # every word of the line is still there, in place: nothing to restore
-        for f in line_facts(line):
-            if f not in lost and not present(f, out):
-                lost[f] = i
-    return lost
-
-
-HEADER = "[rtk] restored {} the filter dropped:"
-
-
-def restore(raw: str, compact: str) -> tuple[str, int]:
-    """``compact`` with the raw lines holding lost facts appended under one header; and their count."""
-    lost = missing(raw, compact)
-    if not lost:
-        return compact, 0
-    lines = raw.split("\n")
-    idx = sorted(set(lost.values()))
-    n = len(idx)
-    head = HEADER.format(f"{n} line" if n == 1 else f"{n} lines")
-    block = "\n".join([head, *(lines[i] for i in idx)]) + "\n"
-    if compact and not compact.endswith("\n"):
-        compact += "\n"
-    return compact + block, n
-
-
-# Lowercased substrings a streamed block must contain for any of its lines to be looked at.
-_STREAM_HINTS = ("error", "fail", "warn", "panic", "exception", "traceback", "fatal", "not ok", "crash", "✗", "✘")
-
-
-class StreamGuard:
-    """The fact guard for a streamed output: what was printed is already out, so lost facts come at the end.
-
-    Only problem lines (error, failure, warning, panic...) are tracked while streaming:
-    a block with none of the marker substrings costs one ``lower()`` and a few
-    substring searches. Memory stays flat: at most ``LIMIT`` facts and ``KEEP``
-    characters of printed output are kept.
-    """
-
-    LIMIT = 5000
-    KEEP = 8 << 20
-
-    __slots__ = ("facts", "kept", "printed")
-
-    def __init__(self) -> None:
-        self.facts: dict[Fact, str] = {}
-        self.printed: list[str] = []
-        self.kept = 0
-
-    def feed(self, lines: list[str], parts: list[str]) -> None:
-        """One block of raw lines and what the filter printed for it."""
-        if self.kept < self.KEEP:
-            for p in parts:
-                self.printed.append(p)
-                self.kept += len(p)
-        low = "\n".join(lines).lower()
-        if not any(h in low for h in _STREAM_HINTS) or len(self.facts) >= self.LIMIT:
-            return
-        shown = set("".join(parts).split("\n"))
-        for line in lines:
-            if line in shown or not any(h in line.lower() for h in _STREAM_HINTS):
-                continue
-            for f in line_facts(line):
-                self.facts.setdefault(f, line)
-
-    def finish(self, summary: str) -> tuple[str, int]:
-        """The block of restored lines to print before ``summary``, and how many lines it has."""
-        if not self.facts:
-            return "", 0
-        out = Output("".join(self.printed) + summary)
-        lines = list(dict.fromkeys(line for f, line in self.facts.items() if not present(f, out)))
-        if not lines:
-            return "", 0
-        n = len(lines)
-        return "\n".join([HEADER.format(f"{n} line" if n == 1 else f"{n} lines"), *lines]) + "\n", n

@@ -11,7 +11,7 @@ time and in the fixture tests alike:
    in a recovery file and one hint line names it; if the file cannot be
    written, output that cut something is replaced by the raw output;
 4. fact guard: a fact of the raw output (location, code, failing test, hash,
-   marker line...; see ``rtk.facts``) that the filter dropped brings its raw
+   marker line...; see ``rtk.facts`` and ``rtk.factguard``) that the filter dropped brings its raw
    line back, under one header, counted in ``Outcome.restored``;
 5. never worse: if the result (hint included) is not smaller than the raw
    output, the raw output is printed.
@@ -133,9 +133,9 @@ def finish(argv: list[str], raw: bytes, raw_text: str, exit_code: int, text: str
     """Add recovery and apply the fact and never-worse guards to a filter's text."""
     restored = 0
     if may_lose_facts(raw_text, text):
-        from rtk import facts
+        from rtk import factguard
 
-        text, restored = facts.restore(raw_text, text)
+        text, restored = factguard.restore(raw_text, text, cut > 0)
     tee_path = keep(argv, raw) if tee.wanted(exit_code, cut, len(raw)) else None
     if cut > 0 and tee_path is None:
         # Never claim "+N more" for something the agent cannot get back.
@@ -150,22 +150,19 @@ def finish(argv: list[str], raw: bytes, raw_text: str, exit_code: int, text: str
     return res
 
 
-# Lowercased substrings of problem lines; the same as ``rtk.facts._STREAM_HINTS`` (a test checks).
+# Lowercased substrings of problem lines; the same as ``rtk.factguard.STREAM_HINTS`` (a test checks).
 FACT_HINTS = ("error", "fail", "warn", "panic", "exception", "traceback", "fatal", "not ok", "crash", "✗", "✘")
 
 
 def may_lose_facts(raw_text: str, text: str) -> bool:
-    """Could the filter have dropped a fact? A cheap, C-speed check that keeps ``rtk.facts`` unloaded.
+    """Could the filter have dropped a fact? A C-speed check that keeps ``rtk.facts`` unloaded.
 
-    Every fact holds a digit, ``/``, ``:`` or ``(`` (locations, codes, hashes, counts, paths,
-    URLs, test ids) or sits on a problem line; if no dropped word has any of these, nothing is lost.
+    Every fact holds a digit, ``:`` or ``(`` (locations, codes, hashes, counts, test ids)
+    or sits on a problem line; an output with none of these ("nothing to commit, working
+    tree clean") holds no fact.
     """
-    dropped = set(raw_text.split()).difference(text.split())
-    if not dropped:
-        return False
-    blob = " ".join(dropped)
-    if any(c in blob for c in "0123456789/:("):
-        return True
+    if raw_text == text or any(c in raw_text for c in "0123456789:("):
+        return raw_text != text
     low = raw_text.lower()
     return any(h in low for h in FACT_HINTS)
 

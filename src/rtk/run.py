@@ -194,7 +194,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
     """Feed the output to a LineFilter as it arrives."""
     import select
 
-    from rtk.facts import StreamGuard
+    from rtk.factguard import StreamGuard
     from rtk.text import decode
 
     assert spec.stream is not None
@@ -327,7 +327,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         )  # fmt: skip
     else:
         if filt is not None and not raw_whole:
-            extra, restored = guard.finish(summary)  # what the stream lost, before its summary
+            extra, restored = guard.finish(summary, cut_items > 0)  # what the stream lost, before its summary
             summary = extra + summary
         tee_path = tee.write(argv, spool) if tee.wanted(code, cut_items, spool.total) else None
         if cut_items > 0 and tee_path is None and filt is not None:

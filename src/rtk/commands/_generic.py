@@ -76,7 +76,7 @@ def spec_for(kind: str, argv: list[str]) -> Spec:
 # ---------------------------------------------------------------------------
 
 _ERROR = re.compile(
-    r"(?:^|[\s\[(])(?:error|ERROR|Error|FAIL|FAILED|FATAL|fatal|panic|Traceback|Exception|"
+    r"(?:^|[\s\[(])(?:error|ERROR|Error|FAIL|FAILED|FATAL|fatal|panic|panicked|Traceback|Exception|"
     r"[A-Z]\w*(?:Error|Exception))(?:\b|:|\[)|^E\s{3}"
 )
 _WARNING = re.compile(r"(?:^|[\s\[(])(?:warning|WARNING|Warning|warn|WARN)(?:\b|:|\[)")
@@ -139,7 +139,9 @@ def err_output(argv: list[str], output: str, exit_code: int) -> str | Filtered |
     if not found:
         if exit_code != 0:
             raise Unrecognized("failed, and no line looks like an error")
-        return f"err: no errors or warnings in {plural(len(lines), 'line')} of output (exit 0)"
+        summary = [ln.strip(" =") for ln in lines[-20:] if _SUMMARY_LINE.search(ln)]  # what ran: "60 passed"
+        done = f"err: no errors or warnings in {plural(len(lines), 'line')} of output (exit 0)"
+        return "; ".join([done, *dict.fromkeys(summary)])
     head = f"err: {plural(errors, 'error')}, {plural(warnings, 'warning')} (exit {exit_code}, {plural(len(lines), 'line')} of output)"
     out = [head]
     shown = found if len(found) <= max_blocks + 1 else found[:max_blocks]
@@ -163,7 +165,7 @@ def summary_output(argv: list[str], output: str, exit_code: int) -> str | Filter
     lines = split_lines(output)
     if not lines:
         raise Unrecognized("no output")
-    max_lines, _ = _limits()
+    max_lines, max_blocks = _limits()
     found, _ = blocks(lines, max_lines)
     errors = [b for k, b in found if k == "error"]
     warnings = sum(1 for k, _ in found if k == "warning")
@@ -175,6 +177,20 @@ def summary_output(argv: list[str], output: str, exit_code: int) -> str | Filter
         out.extend("  " + ln for ln in errors[0])
         shown += len(errors[0])
     tail = lines[-TAIL:]
+    # Every other problem by its first line (where it is), unless the tail shows it.
+    said = {w.strip(".:,;") or "." for w in " ".join(tail).split()} | {"."}
+    others = [
+        b[0]
+        for _, b in found
+        if b is not (errors[0] if errors else None)
+        and not said.issuperset(w.strip(".:,;") or "." for w in b[0].split())
+    ]
+    if others:
+        out.append(f"other problems ({len(others)}):")
+        out.extend("  " + ln for ln in others[:max_blocks])
+        if len(others) > max_blocks:
+            out.append(f"  +{len(others) - max_blocks} more")
+        shown += min(len(others), max_blocks)
     out.append(f"last {plural(len(tail), 'line')}:")
     out.extend("  " + ln for ln in tail)
     shown += len(tail)
@@ -339,6 +355,16 @@ def _go(lines: list[str], exit_code: int) -> str | Filtered:
     return "\n".join([head, *out])
 
 
+def _where(line: str) -> str:
+    """``path:line[:col]`` and a trailing ``[rule]`` of a diagnostic line, or the line when it has no location."""
+    words = line.split()
+    head = words[0].rstrip(":") if words else ""
+    if ":" not in head or not head.split(":")[1].isdigit():
+        return line.strip()
+    rule = words[-1] if words[-1].startswith("[") and words[-1].endswith("]") else ""
+    return f"{head} {rule}".rstrip()
+
+
 def _fallback(lines: list[str], exit_code: int) -> str | Filtered:
     tail = lines[-20:]
     summary = [ln.strip() for ln in tail if _SUMMARY_LINE.search(ln)]
@@ -358,4 +384,11 @@ def _fallback(lines: list[str], exit_code: int) -> str | Filtered:
     if len(shown) < len(errors):
         cut += len(errors) - len(shown)
         out.append(f"+{len(errors) - len(shown)} more failure blocks")
+    # A warning by where it is and its rule ("bad.c:2:25 [-Wunused-variable]"), else by its first line.
+    warned = [_where(b[0]) for k, b in found if k == "warning"]
+    if warned:
+        out.append(f"warnings ({len(warned)}): " + ", ".join(warned[:max_blocks]))
+        if len(warned) > max_blocks:
+            cut += len(warned) - max_blocks
+            out.append(f"+{len(warned) - max_blocks} more warnings")
     return Filtered("\n".join(out), cut)
