@@ -85,8 +85,10 @@ def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = Fa
     starts = every if every is not None else candidates(data, words)
     todo: list[tuple[int, str]] = []
     seen: set[str] = set()
+    looked: dict[str, int] = {}  # every line looked at, and how often (per-part counts add up)
     for s in starts:
         line = _line_at(data, s)
+        looked[line] = looked.get(line, 0) + 1
         if not line or line in kept or line in seen:
             continue
         seen.add(line)
@@ -94,7 +96,7 @@ def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = Fa
             todo.append((s, line))
     if not todo:
         return {}
-    return judge(todo, Output(compact), counted, raw)
+    return judge(todo, Output(compact), counted, looked)
 
 
 def _table(groups: dict[str, bytes], rest: int | None = None) -> bytes:
@@ -184,8 +186,12 @@ def _line_at(data: bytes, start: int) -> str:
     return (data[start:end] if end >= 0 else data[start:]).decode("utf-8", "surrogatepass")
 
 
-def judge(todo: list[tuple[int, str]], out: Output, counted: bool, whole: str) -> dict[Fact, int]:
-    """The facts of the dropped lines ``todo`` that ``out`` does not hold (``whole``: all lines, for totals)."""
+def judge(todo: list[tuple[int, str]], out: Output, counted: bool, looked: dict[str, int]) -> dict[Fact, int]:
+    """The facts of the dropped lines ``todo`` that ``out`` does not hold.
+
+    ``looked``: every candidate line and how often it came; a count the filter summed over parts
+    ("2 passed" in each of 45 crates: "90 passed") is present when the sum is.
+    """
     tags = _tags(todo)
     lost: dict[Fact, int] = {}
     for i, line in todo:
@@ -196,11 +202,11 @@ def judge(todo: list[tuple[int, str]], out: Output, counted: bool, whole: str) -
             if f not in lost and not present(f, out):
                 lost[f] = i
     counts = [f for f in lost if f[0] == "count"]
-    if counts:  # per-part counts a filter summed ("2 passed" in each of 45 crates: "90 passed")
+    if counts:
         totals: dict[str, int] = {}
-        for line in whole.split("\n"):
+        for line, times in looked.items():
             for _, n, word in _counts(line):
-                totals[word] = totals.get(word, 0) + int(n)
+                totals[word] = totals.get(word, 0) + int(n) * times
         for f in counts:
             if str(totals.get(f[2], -1)) in out.words:
                 del lost[f]
@@ -254,36 +260,52 @@ class StreamGuard:
     LIMIT = 5000
     KEEP = 8 << 20
 
-    __slots__ = ("kept", "n", "printed", "todo")
+    __slots__ = ("kept", "looked", "n", "printed", "todo")
 
     def __init__(self) -> None:
-        self.todo: list[tuple[int, str]] = []
+        self.todo: list[tuple[int, str]] = []  # (position in the stream, line): dropped lines with a hint
+        self.looked: dict[str, int] = {}  # each such line and how often it came
         self.printed: list[str] = []
         self.kept = 0
-        self.n = 0  # raw lines seen
+        self.n = 0  # characters seen: the position of a block's first line
 
     def feed(self, lines: list[str], parts: list[str]) -> None:
         """One block of raw lines and what the filter printed for it."""
         base = self.n
-        self.n += len(lines)
+        text = "\n".join(lines)
+        self.n += len(text) + 1
         if self.kept < self.KEEP:
             for p in parts:
                 self.printed.append(p)
                 self.kept += len(p)
-        low = "\n".join(lines).lower()
-        if len(self.todo) >= self.LIMIT or not any(h in low for h in STREAM_HINTS):
+        if len(self.todo) >= self.LIMIT:
+            return
+        low = text.lower()
+        starts: set[int] = set()
+        for h in STREAM_HINTS:
+            i = low.find(h)
+            while i >= 0:  # the start of each line with a hint, found in C
+                starts.add(low.rfind("\n", 0, i) + 1)
+                end = low.find("\n", i)
+                i = low.find(h, end) if end >= 0 else -1
+        if not starts:
             return
         shown = set("".join(parts).split("\n"))
-        for j, line in enumerate(lines):
-            if line and line not in shown and any(h in line.lower() for h in STREAM_HINTS):
-                self.todo.append((base + j, line))
+        for s in starts:
+            end = text.find("\n", s)
+            line = text[s:end] if end >= 0 else text[s:]
+            if line and line not in shown:
+                n = self.looked.get(line, 0)
+                self.looked[line] = n + 1
+                if not n:
+                    self.todo.append((base + s, line))
 
     def finish(self, summary: str, counted: bool = False) -> tuple[str, int]:
         """The block of restored lines to print before ``summary``, and how many lines it has."""
         if not self.todo:
             return "", 0
         out = Output("".join(self.printed) + summary)
-        lost = judge(self.todo, out, counted, "\n".join(line for _, line in self.todo))
+        lost = judge(self.todo, out, counted, self.looked)
         if not lost:
             return "", 0
         at = dict(self.todo)

@@ -330,7 +330,7 @@ def _counts(line: str) -> list[Fact]:
         n = tokens[i].strip(_STRIP)
         if n.isdigit() and n != "0" and tokens[i + 1].strip(_STRIP + ".:;").lower() in COUNT_WORDS:
             out.append(("count", n, tokens[i + 1].strip(_STRIP + ".:;").lower()))
-    if out and any(_pathlike(_clean_token(t)) for t in tokens):
+    if out and "/" in line and any("/" in t and _pathlike(_clean_token(t)) for t in tokens):
         return []  # per-file counts: a filter rightly sums them
     return out
 
