@@ -246,6 +246,7 @@ STREAM_HINTS = ("error", "fail", "warn", "panic", "exception", "traceback", "fat
 # The hints as bytes, and those an ASCII output can hold.
 _HINT_BYTES = tuple(h.encode() for h in STREAM_HINTS)
 _HINT_ASCII = tuple(h for h in _HINT_BYTES if h.isascii())
+_STREAM_ASCII = tuple(h for h in STREAM_HINTS if h.isascii())
 
 
 class StreamGuard:
@@ -282,7 +283,7 @@ class StreamGuard:
             return
         low = text.lower()
         starts: set[int] = set()
-        for h in STREAM_HINTS:
+        for h in _STREAM_ASCII if low.isascii() else STREAM_HINTS:
             i = low.find(h)
             while i >= 0:  # the start of each line with a hint, found in C
                 starts.add(low.rfind("\n", 0, i) + 1)
