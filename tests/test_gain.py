@@ -111,6 +111,21 @@ def test_failures_report() -> None:
     assert "pytest" in p.stdout and "ValueError: x" in p.stdout
 
 
+def test_failures_report_lists_fact_guard_restorations_per_filter() -> None:
+    for n in (3, 2):  # through the journal, as a run records them
+        tracking.record_command(original="make", rtk_cmd="rtk make", filter_name="make", input_tokens=400,
+                               output_tokens=100, exec_ms=5, exit_code=2, restored=n)  # fmt: skip
+    tracking.record_command(original="ls", rtk_cmd="rtk ls", filter_name="ls", input_tokens=40,
+                           output_tokens=10, exec_ms=5, exit_code=0)  # fmt: skip
+    p = gain("--failures")
+    section = p.stdout.split("fact guard restorations", 1)[1].splitlines()
+    row = next(ln for ln in section if ln.strip().startswith("make"))
+    assert row.split()[1:3] == ["2", "5"]  # runs, lines restored
+    assert not any(ln.strip().startswith("ls ") for ln in section)
+    data = json.loads(gain("--failures", "-f", "json").stdout)
+    assert [(r["filter"], r["runs"], r["lines"]) for r in data["restorations"]] == [("make", 2, 5)]
+
+
 @pytest.mark.parametrize("flag", ["--help", "-h"])
 def test_help(flag: str) -> None:
     p = gain(flag)

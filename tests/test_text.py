@@ -56,3 +56,28 @@ def test_a_code_page_line_is_decoded_with_the_platform_fallback(monkeypatch: pyt
 @pytest.mark.skipif(os.name == "nt", reason="Windows falls back to its ANSI code page")
 def test_the_fallback_is_utf8_off_windows() -> None:
     assert text.fallback_encoding() == "utf-8"
+
+
+# Segments of a line redrawn with CR (no escapes): what each one writes from column 0.
+SEGMENT = st.text(alphabet=st.sampled_from([*'abc XYZ:/."()_-0123', "错", "🚀"]), max_size=30)
+
+
+@given(st.lists(SEGMENT, min_size=1, max_size=6))
+def test_a_cr_rewrite_overwrites_only_what_it_covers(segments: list[str]) -> None:
+    """Issue 14, defect 1: cleaning follows the terminal and never deletes a character nothing overwrote."""
+    shown = text.clean_line("\r".join(segments))
+    assert len(shown) == max(len(s) for s in segments)  # never shorter than the longest write
+    for col, ch in enumerate(shown):  # each column shows the last segment that reached it
+        assert ch == [s for s in segments if len(s) > col][-1][col]
+
+
+def test_a_cr_inside_a_fail_line_keeps_the_test_and_its_location() -> None:
+    line = 'FAIL test_crlf_line_ending (tests/test_csv.c:70): expected "b", got "b\r"'
+    assert text.clean_line(line) == '"AIL test_crlf_line_ending (tests/test_csv.c:70): expected "b", got "b'
+    assert text.clean("PASS a\n" + line + "\n") == "PASS a\n" + text.clean_line(line) + "\n"
+
+
+def test_progress_redraws_and_erases() -> None:
+    assert text.clean_line("10%\r 50%\r100%") == "100%"
+    assert text.clean_line("Downloading 40%\r\x1b[KDone") == "Done"  # erased first: replaced whole
+    assert text.clean_line("\x1b[31mred\x1b[0m line\r") == "red line"  # CRLF

@@ -10,11 +10,14 @@ time and in the fixture tests alike:
 3. when the filter cut content or the command failed, the raw bytes are kept
    in a recovery file and one hint line names it; if the file cannot be
    written, output that cut something is replaced by the raw output;
-4. never worse: if the result (hint included) is not smaller than the raw
-   output, the raw output is printed. A filter may name a baseline instead of
-   the raw output (``Filtered.baseline``): what the user's command would have
-   printed (no injected flags), secrets masked. The guard compares with it and
-   prints it; masking is not a compression, so it always applies.
+4. fact guard: a fact of the baseline (location, code, failing test, hash,
+   marker line...; see ``rtk.facts`` and ``rtk.factguard``) that the filter dropped brings its
+   line back, under one header, counted in ``Outcome.restored``;
+5. never worse: if the result (hint included) is not smaller than the baseline,
+   the baseline is printed. The baseline is the raw output, or what a filter names
+   in ``Filtered.baseline``: what the user's command would have printed (no injected
+   flags), secrets masked. Masking is not a compression, so it always applies, and
+   the fact guard restores lines from the baseline, never unmasked raw lines.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ if TYPE_CHECKING:
 class Outcome:
     """What a run prints, and the figures tracking needs."""
 
-    __slots__ = ("cut", "data", "error", "mode", "raw_text", "tee_path", "text")
+    __slots__ = ("cut", "data", "error", "mode", "raw_text", "restored", "tee_path", "text")
 
     def __init__(
         self,
@@ -56,6 +59,7 @@ class Outcome:
         self.cut = cut
         self.tee_path = tee_path
         self.error = error
+        self.restored = 0  # raw lines the fact guard put back
 
     @property
     def raw_tokens(self) -> int:
@@ -146,8 +150,13 @@ def finish(
     keep: Keeper,
     baseline: str | None = None,
 ) -> Outcome:
-    """Add recovery and apply the never-worse guard to a filter's text (against ``baseline`` if given)."""
+    """Add recovery and apply the fact and never-worse guards to a filter's text (against ``baseline`` if given)."""
     base = raw_text if baseline is None else baseline
+    restored = 0
+    if may_lose_facts(base, text):
+        from rtk import factguard
+
+        text, restored = factguard.restore(base, text, cut > 0)
     tee_path = keep(argv, raw) if tee.wanted(exit_code, cut, len(raw)) else None
     if cut > 0 and tee_path is None:
         # Never claim "+N more" for something the agent cannot get back.
@@ -155,8 +164,28 @@ def finish(
     if tee_path is not None and (cut > 0 or exit_code != 0):
         text = text + tee.hint(tee_path) + "\n"
     if tokens.estimate(text) >= tokens.estimate(base):
-        return Outcome(ensure_newline(base), base, "raw-guard", 0, tee_path)
-    return Outcome(text, base, "filtered", cut, tee_path)
+        res = Outcome(ensure_newline(base), base, "raw-guard", 0, tee_path)
+    else:
+        res = Outcome(text, base, "filtered", cut, tee_path)
+    res.restored = restored  # counted even when the baseline won: the filter still lost facts
+    return res
+
+
+# Lowercased substrings of problem lines; the same as ``rtk.factguard.STREAM_HINTS`` (a test checks).
+FACT_HINTS = ("error", "fail", "warn", "panic", "exception", "traceback", "fatal", "not ok", "crash", "✗", "✘")
+
+
+def may_lose_facts(raw_text: str, text: str) -> bool:
+    """Could the filter have dropped a fact? A C-speed check that keeps ``rtk.facts`` unloaded.
+
+    Every fact holds a digit, ``:`` or ``(`` (locations, codes, hashes, counts, test ids)
+    or sits on a problem line; an output with none of these ("nothing to commit, working
+    tree clean") holds no fact.
+    """
+    if raw_text == text or any(c in raw_text for c in "0123456789:("):
+        return raw_text != text
+    low = raw_text.lower()
+    return any(h in low for h in FACT_HINTS)
 
 
 def apply_stream(

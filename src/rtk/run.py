@@ -71,6 +71,7 @@ def _track(
     code: int,
     cut: int = 0,
     tee_path: str | None = None,
+    restored: int = 0,
 ) -> None:
     from rtk import tracking
 
@@ -85,6 +86,7 @@ def _track(
         exit_code=code,
         cut=cut,
         tee_path=tee_path or "",
+        restored=restored,
     )
 
 
@@ -166,7 +168,7 @@ def _run_buffered(spec: Spec, argv: list[str], child: runner.Child, started: flo
         from rtk import tracking
 
         tracking.record_failure(command=join(argv), filter_name=spec.name, error=res.error)
-    _track(argv, spec.name, raw_tok, out_tok, started, code, res.cut, res.tee_path)
+    _track(argv, spec.name, raw_tok, out_tok, started, code, res.cut, res.tee_path, res.restored)
     return code
 
 
@@ -200,10 +202,13 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
     """Feed the output to a LineFilter as it arrives."""
     import select
 
+    from rtk.factguard import StreamGuard
     from rtk.text import decode
 
     assert spec.stream is not None
     out = Out()
+    guard = StreamGuard()
+    restored = 0
     spool = tee.Spool(int(config.get("tee.max_file_size")))
     filt: LineFilter | None
     error: str | None = None
@@ -291,6 +296,8 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
                 parts = []
             if parts:
                 emit("".join(parts))
+            if filt is not None:
+                guard.feed(lines, parts)
         if out.broken:
             child.close_output()
             break
@@ -304,6 +311,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
                 r = filt.feed(tail)
                 if r is not None:
                     emit(r + "\n")
+                guard.feed([tail], [r + "\n"] if r is not None else [])
             except Exception as e:
                 fail(e)
     code = child.wait()
@@ -327,8 +335,13 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         else:
             res = pipeline.finish(argv, raw_bytes, raw_text, code, text, cut_items, tee.write)
         out.write(res.text)
-        raw_tok, out_tok, cut_items, tee_path = res.raw_tokens, res.out_tokens, res.cut, res.tee_path
+        raw_tok, out_tok, cut_items, tee_path, restored = (
+            res.raw_tokens, res.out_tokens, res.cut, res.tee_path, res.restored
+        )  # fmt: skip
     else:
+        if filt is not None and not raw_whole:
+            extra, restored = guard.finish(summary, cut_items > 0)  # what the stream lost, before its summary
+            summary = extra + summary
         tee_path = tee.write(argv, spool) if tee.wanted(code, cut_items, spool.total) else None
         if cut_items > 0 and tee_path is None and filt is not None:
             summary += "[rtk] (recovery file could not be written; rerun with rtk proxy for the raw output)\n"
@@ -344,5 +357,5 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         from rtk import tracking
 
         tracking.record_failure(command=join(argv), filter_name=spec.name, error=error)
-    _track(argv, spec.name, raw_tok, out_tok, started, code, cut_items, tee_path)
+    _track(argv, spec.name, raw_tok, out_tok, started, code, cut_items, tee_path, restored)
     return code

@@ -75,25 +75,34 @@ def decode(data: bytes) -> str:
     return "\n".join(out)
 
 
+# Erase-in-line sequences: a redraw after one of these replaces the whole line.
+_ERASE = ("\x1b[K", "\x1b[0K", "\x1b[2K")
+
+
 def clean_line(line: str) -> str:
-    """A line as a terminal would show it: no escapes, no CR overwrites."""
-    if "\x1b" in line:
-        line = _ansi_re().sub("", line)
-    if "\r" in line:
-        line = line.rstrip("\r")
-        if "\r" in line:
-            # Progress bars redraw with CR; keep the last non-empty frame.
-            parts = [p for p in line.split("\r") if p]
-            line = parts[-1] if parts else ""
-    return line
+    """A line as a terminal would show it: no escapes; after a CR, text overwrites only what it covers.
+
+    ``10%\r100%`` shows ``100%``; ``FAIL x: got "b\r"`` shows ``"AIL x: got "b`` (the quote
+    overwrote one character, the rest stays). A segment that erases the line first (``ESC[K``)
+    replaces it whole.
+    """
+    if "\r" not in line:
+        return _ansi_re().sub("", line) if "\x1b" in line else line
+    shown = ""
+    for seg in line.split("\r"):
+        erase = "\x1b" in seg and any(e in seg for e in _ERASE)
+        if "\x1b" in seg:
+            seg = _ansi_re().sub("", seg)
+        shown = seg if erase else seg + shown[len(seg) :]
+    return shown
 
 
 def clean(text: str) -> str:
     """Normalise a whole output: escapes stripped, CRLF and CR redraws resolved."""
+    if "\r" in text:  # escapes go line by line: an erase before a redraw decides what stays
+        return "\n".join(clean_line(ln) for ln in text.split("\n"))
     if "\x1b" in text:
         text = _ansi_re().sub("", text)
-    if "\r" in text:
-        text = "\n".join(clean_line(ln) for ln in text.split("\n"))
     return text
 
 

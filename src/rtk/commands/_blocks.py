@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     Block = tuple[str, list[str]]
 
 _ERROR = re.compile(
-    r"(?:^|[\s\[(])(?:error|ERROR|Error|FAIL|FAILED|FATAL|fatal|panic|Traceback|Exception|"
+    r"(?:^|[\s\[(])(?:error|ERROR|Error|FAIL|FAILED|FATAL|fatal|panic|panicked|Traceback|Exception|"
     r"[A-Z]\w*(?:Error|Exception))(?:\b|:|\[)|^E\s{3}"
 )
 _WARNING = re.compile(r"(?:^|[\s\[(])(?:warning|WARNING|Warning|warn|WARN)(?:\b|:|\[)")
@@ -30,6 +30,10 @@ _CARET = re.compile(r"^\s*\|\s*[\^~]+\s*$")
 _CONT = re.compile(r"^(?:\s+\S|\s*(?:at |-->|\||│|\^|~|File \"|note:|help:|= ))")
 
 TAIL = 10  # rtk summary: last lines shown
+
+_SUMMARY_LINE = re.compile(
+    r"\b\d+ (?:passed|failed|passing|failing|pending|skipped|tests?|errors?|failures?|ok|examples?|assertions?)\b", re.I
+)
 
 # Every line _ERROR or _WARNING can match holds one of these (lower-cased) or starts with "E":
 # a substring test per line is many times cheaper than the two searches.
@@ -140,6 +144,7 @@ class ErrStream(LineFilter):
         self.kept = Kept(max_blocks)
         self.lines = 0
         self.errors = 0
+        self.tail: deque[str] = deque(maxlen=20)  # a green run names what ran ("60 passed")
 
     def _take(self, b: Block | None) -> None:
         if b is not None:
@@ -148,6 +153,7 @@ class ErrStream(LineFilter):
 
     def feed(self, line: str) -> str | None:
         self.lines += 1
+        self.tail.append(line)
         self._take(self.scan.feed(line))
         return None
 
@@ -157,7 +163,9 @@ class ErrStream(LineFilter):
         if not self.kept.count:
             if exit_code != 0:
                 raise Unrecognized("failed, and no line looks like an error")
-            return f"err: no errors or warnings in {plural(n, 'line')} of output (exit 0)"
+            summary = [ln.strip(" =") for ln in self.tail if _SUMMARY_LINE.search(ln)]
+            done = f"err: no errors or warnings in {plural(n, 'line')} of output (exit 0)"
+            return "; ".join([done, *dict.fromkeys(summary)])
         warnings = self.kept.count - self.errors
         out = [
             f"err: {plural(self.errors, 'error')}, {plural(warnings, 'warning')}"
@@ -177,8 +185,13 @@ class SummaryStream(LineFilter):
 
     def __init__(self, argv: list[str]) -> None:
         super().__init__(argv)
-        self.scan = Scanner(limits()[0])
+        max_lines, self.max_blocks = limits()
+        self.scan = Scanner(max_lines)
         self.first: list[str] | None = None
+        # First lines of the other problems: the first ones, enough to fill the list after
+        # those the tail shows are dropped; the rest are only counted.
+        self.heads: list[str] = []
+        self.unheld = 0
         self.errors = 0
         self.warnings = 0
         self.lines = 0
@@ -189,10 +202,15 @@ class SummaryStream(LineFilter):
             return
         if b[0] == "warning":
             self.warnings += 1
-            return
-        self.errors += 1
-        if self.first is None:
-            self.first = b[1]
+        else:
+            self.errors += 1
+            if self.first is None:
+                self.first = b[1]
+                return
+        if len(self.heads) < self.max_blocks + TAIL + 1:
+            self.heads.append(b[1][0])
+        else:
+            self.unheld += 1
 
     def feed(self, line: str) -> str | None:
         self.lines += 1
@@ -213,16 +231,22 @@ class SummaryStream(LineFilter):
             out.append("first error:")
             out.extend("  " + ln for ln in self.first)
             shown += len(self.first)
+        # Every other problem by its first line (where it is), unless the tail shows it.
+        said = {w.strip(".:,;") or "." for w in " ".join(self.tail).split()} | {"."}
+        others = [h for h in self.heads if not said.issuperset(w.strip(".:,;") or "." for w in h.split())]
+        total = len(others) + self.unheld
+        if total:
+            out.append(f"other problems ({total}):")
+            out.extend("  " + ln for ln in others[: self.max_blocks])
+            if total > self.max_blocks:
+                out.append(f"  +{total - self.max_blocks} more")
+            shown += min(len(others), self.max_blocks)
         out.append(f"last {plural(len(self.tail), 'line')}:")
         out.extend("  " + ln for ln in self.tail)
         shown += len(self.tail)
         self.cut = max(0, self.lines - shown)
         return "\n".join(out)
 
-
-_SUMMARY_LINE = re.compile(
-    r"\b\d+ (?:passed|failed|passing|failing|pending|skipped|tests?|errors?|failures?|ok|examples?|assertions?)\b", re.I
-)
 
 
 class FallbackStream(LineFilter):
@@ -233,11 +257,20 @@ class FallbackStream(LineFilter):
         max_lines, max_blocks = limits()
         self.scan = Scanner(max_lines)
         self.kept = Kept(max_blocks)
+        self.max_blocks = max_blocks
+        self.warned: list[str] = []  # the first warnings, by where they are
+        self.warnings = 0
         self.tail: deque[str] = deque(maxlen=20)
 
     def _take(self, b: Block | None) -> None:
-        if b is not None and b[0] == "error":
+        if b is None:
+            return
+        if b[0] == "error":
             self.kept.add(b[1])
+            return
+        self.warnings += 1
+        if len(self.warned) < self.max_blocks:
+            self.warned.append(_where(b[1][0]))
 
     def feed(self, line: str) -> str | None:
         self.tail.append(line)
@@ -260,4 +293,20 @@ class FallbackStream(LineFilter):
         self.cut = self.scan.cut + more
         if more:
             out.append(f"+{more} more failure blocks")
+        # A warning by where it is and its rule ("bad.c:2:25 [-Wunused-variable]"), else by its first line.
+        if self.warnings:
+            out.append(f"warnings ({self.warnings}): " + ", ".join(self.warned))
+            if self.warnings > self.max_blocks:
+                self.cut += self.warnings - self.max_blocks
+                out.append(f"+{self.warnings - self.max_blocks} more warnings")
         return "\n".join(out)
+
+
+def _where(line: str) -> str:
+    """``path:line[:col]`` and a trailing ``[rule]`` of a diagnostic line, or the line when it has no location."""
+    words = line.split()
+    head = words[0].rstrip(":") if words else ""
+    if ":" not in head or not head.split(":")[1].isdigit():
+        return line.strip()
+    rule = words[-1] if words[-1].startswith("[") and words[-1].endswith("]") else ""
+    return f"{head} {rule}".rstrip()

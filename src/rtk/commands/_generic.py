@@ -246,6 +246,16 @@ def _go(lines: list[str], exit_code: int) -> str | Filtered:
     return "\n".join([head, *out])
 
 
+def _where(line: str) -> str:
+    """``path:line[:col]`` and a trailing ``[rule]`` of a diagnostic line, or the line when it has no location."""
+    words = line.split()
+    head = words[0].rstrip(":") if words else ""
+    if ":" not in head or not head.split(":")[1].isdigit():
+        return line.strip()
+    rule = words[-1] if words[-1].startswith("[") and words[-1].endswith("]") else ""
+    return f"{head} {rule}".rstrip()
+
+
 def _fallback(lines: list[str], exit_code: int) -> str | Filtered:
     from rtk.filters import testlines
 

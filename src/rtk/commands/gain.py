@@ -30,7 +30,9 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("-w", "--weekly", action="store_true", help="per-week breakdown (Sunday to Saturday)")
     p.add_argument("-m", "--monthly", action="store_true", help="per-month breakdown")
     p.add_argument("-a", "--all", action="store_true", help="every breakdown")
-    p.add_argument("-F", "--failures", action="store_true", help="filters that failed or did not recognise output")
+    p.add_argument(
+        "-F", "--failures", action="store_true", help="filters that failed, did not recognise output, or lost facts"
+    )
     p.add_argument("-n", "--top", type=int, default=10, metavar="N", help="commands in the top list (default 10)")
     p.add_argument("-f", "--format", choices=("text", "json", "csv"), default="text")
     p.add_argument(
@@ -71,6 +73,7 @@ def collect(ns: argparse.Namespace) -> dict[str, Any]:
             report["history"] = queries.history(db, scope, ns.history or 20)
         if ns.failures or ns.all:
             report["failures"] = queries.failures(db, scope)
+            report["restorations"] = queries.restorations(db, scope)
         report["untrusted_filters"] = queries.untrusted_skips(db, scope)
         return report
     finally:
@@ -110,6 +113,7 @@ def render_text(report: dict[str, Any], graph: bool) -> str:
         )
         out.append(f"  ({NOTE})")
         out += _failures(report)
+        out += _restorations(report)
         out += _untrusted(report)
         return "\n".join(out) + "\n"
     out.append(
@@ -169,6 +173,7 @@ def render_text(report: dict[str, Any], graph: bool) -> str:
             {2, 3, 4},
         )
     out += _failures(report)
+    out += _restorations(report)
     out += _untrusted(report)
     return "\n".join(out) + "\n"
 
@@ -196,6 +201,19 @@ def _failures(report: dict[str, Any]) -> list[str]:
         ["filter", "count", "last", "last error"],
         [[f["filter"], str(f["count"]), f["last"][:10], _clip(f["last_error"], 50)] for f in report["failures"]],
         {1},
+    )
+
+
+def _restorations(report: dict[str, Any]) -> list[str]:
+    if "restorations" not in report:
+        return []
+    out = ["", "fact guard restorations (the filter dropped lines holding facts: a filter bug)"]
+    if not report["restorations"]:
+        return [*out, "  none"]
+    return out + table(
+        ["filter", "runs", "lines restored", "last"],
+        [[r["filter"], str(r["runs"]), str(r["lines"]), r["last"][:10]] for r in report["restorations"]],
+        {1, 2},
     )
 
 

@@ -131,8 +131,9 @@ def record_command(
     exit_code: int,
     cut: int = 0,
     tee_path: str = "",
+    restored: int = 0,
 ) -> None:
-    """Record one rtk run."""
+    """Record one rtk run (``restored``: raw lines the fact guard put back)."""
     original = mask_command(original)
     rtk_cmd = mask_command(rtk_cmd)
     try:
@@ -141,7 +142,7 @@ def record_command(
         cwd = ""
     append(
         "C", now_iso(), original, rtk_cmd, filter_name, input_tokens, output_tokens,
-        exec_ms, cwd, exit_code, cut, tee_path,
+        exec_ms, cwd, exit_code, cut, tee_path, restored,
     )  # fmt: skip
 
 

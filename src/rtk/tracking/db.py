@@ -23,6 +23,8 @@ COMMAND_FIELDS = (
     "timestamp", "original_cmd", "rtk_cmd", "filter", "input_tokens", "output_tokens",
     "exec_time_ms", "project_path", "exit_code", "cut_items", "tee_path",
 )  # fmt: skip
+# Fields added later: optional in the journal (rows written by an older rtk lack them).
+COMMAND_EXTRA = ("restored",)
 FAILURE_FIELDS = ("timestamp", "raw_command", "filter", "error_message", "fallback_succeeded")
 UNTRUSTED_FIELDS = ("timestamp", "command", "filter", "file", "reason", "project_path")
 
@@ -192,10 +194,13 @@ def _rows(path: str) -> tuple[Rows, Rows, Rows]:
             kind, fields = parts[1], parts[2:]
             if kind == "C" and len(fields) >= len(COMMAND_FIELDS):
                 ts, orig, rcmd, filt, tin, tout, ms, proj, code, cut, tee = fields[: len(COMMAND_FIELDS)]
+                restored = _int(fields[len(COMMAND_FIELDS)]) if len(fields) > len(COMMAND_FIELDS) else 0
                 i, o = _int(tin), _int(tout)
                 pct = (i - o) * 100.0 / i if i > 0 else 0.0
                 orig, rcmd = tracking.mask_command(orig), tracking.mask_command(rcmd)  # journals of older versions
-                commands.append((ts, orig, rcmd, filt, i, o, i - o, pct, _int(ms), proj, _int(code), _int(cut), tee))
+                commands.append(
+                    (ts, orig, rcmd, filt, i, o, i - o, pct, _int(ms), proj, _int(code), _int(cut), tee, restored)
+                )
             elif kind == "F" and len(fields) >= len(FAILURE_FIELDS):
                 ts, cmd, filt, err, ok = fields[: len(FAILURE_FIELDS)]
                 failures.append((ts, tracking.mask_command(cmd), filt, tracking.mask_command(err), _int(ok)))
@@ -227,7 +232,7 @@ def ingest(db: sqlite3.Connection | None = None, *, quiet: bool = False) -> int:
                 db.executemany(
                     "INSERT INTO commands (timestamp, original_cmd, rtk_cmd, filter, input_tokens,"
                     " output_tokens, saved_tokens, savings_pct, exec_time_ms, project_path, exit_code,"
-                    " cut_items, tee_path) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    " cut_items, tee_path, restored) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     commands,
                 )
                 db.executemany(

@@ -100,6 +100,12 @@ def m005_mask_stored_commands(db: sqlite3.Connection) -> None:
                 db.execute(f"UPDATE {table} SET {column} = ? WHERE id = ?", (masked, rowid))
 
 
+@migration
+def m006_restored_lines(db: sqlite3.Connection) -> None:
+    # Raw lines the fact guard put back because the filter dropped a fact (a filter bug).
+    db.execute("ALTER TABLE commands ADD COLUMN restored INTEGER NOT NULL DEFAULT 0")
+
+
 def applied(db: sqlite3.Connection) -> set[str]:
     db.execute("CREATE TABLE IF NOT EXISTS _rtk_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     return {row[0] for row in db.execute("SELECT name FROM _rtk_migrations")}

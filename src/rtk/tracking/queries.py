@@ -157,6 +157,18 @@ def failures(db: sqlite3.Connection, scope: Scope, limit: int = 10) -> list[dict
     return [{"filter": f, "count": n, "last": last, "last_error": err} for f, n, last, err in rows]
 
 
+def restorations(db: sqlite3.Connection, scope: Scope, limit: int = 10) -> list[dict[str, Any]]:
+    """Per filter: runs where the fact guard restored lines the filter dropped, and how many lines."""
+    where, params = scope.where()
+    where = (where + " AND" if where else " WHERE") + " restored > 0"
+    rows = db.execute(
+        f"SELECT filter, COUNT(*), SUM(restored), MAX(timestamp) FROM commands{where}"
+        " GROUP BY filter ORDER BY COUNT(*) DESC LIMIT ?",
+        [*params, limit],
+    ).fetchall()
+    return [{"filter": f, "runs": n, "lines": lines, "last": last} for f, n, lines, last in rows]
+
+
 def untrusted_skips(db: sqlite3.Connection, scope: Scope, limit: int = 10) -> list[dict[str, Any]]:
     """Project TOML filters that matched a command but were not applied (untrusted or changed)."""
     where, params = scope.where("untrusted_filter_skips")

@@ -261,7 +261,15 @@ def biome(argv: list[str], output: str, exit_code: int) -> str | Filtered | None
     checked: tuple[str, str, str] | None = None
     found: dict[str, int] = {}
     other: list[str] = []
+    cause = False
     for ln in split_lines(output):
+        if cause and ln.strip() and problems:  # the line under "Caused by:" says why (an OS error)
+            problems[-1].msg += f" ({ln.strip()})"
+            cause = False
+            continue
+        if ln.strip() == "Caused by:":
+            cause = True
+            continue
         m = _BIOME_HEAD.match(ln)
         if m:
             if m[1] in ("lint", "check", "format", "ci"):

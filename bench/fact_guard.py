@@ -1,0 +1,164 @@
+"""Benchmark for the fact guard (loaded by bench/run.py, which calls ``run(bench)``; also runs alone).
+
+- fact-guard-100kb: what the guard adds to a filtered run (``pipeline.may_lose_facts`` and
+  ``factguard.restore``) on real captured outputs (tests/fixtures) repeated to 100 KB, with
+  their filter's real compact output; every case keeps its facts, so nothing is restored.
+  Budget: <= 1 ms per 100 KB (the worst case counts). In-process, medians of interleaved runs.
+- fact-guard-restoring: the same outputs when the filter printed only a one-line summary, so
+  every line with a fact comes back: the cost when the guard has work to do (no budget).
+- fact-guard-stream: ``StreamGuard.feed`` over streamed blocks (64 KB of real ``cargo build``
+  and ``pytest`` lines, a filter that prints the problem lines) against the time the same
+  filter takes on them: 1 GB (100 MB with ``--quick``) of output. Budget: <= 5 % added.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+# bench/run.py runs this file with exec(), without __file__; it is then argv[0]'s neighbour.
+ROOT = Path(globals().get("__file__") or sys.argv[0]).resolve().parent.parent
+CASES = (
+    "du/shared-du-usr_centos-7.7",
+    "dpkg-list/shared-dpkg-l_ubuntu-18.04",
+    "rubocop/shared-rubocop-default_rails-app",
+    "pytest/fail-tb-native",
+    "cargo-test/workspace-pass",
+    "go-test/failures-verbose",
+    "stat/shared-stat-bin-star_ubuntu-18.04",
+)
+KB100 = 100_000
+
+
+def _compact(name: str, raw_bytes: bytes) -> tuple[str, str, int]:
+    """The raw text and what the fixture's filter prints for it (before the guard), and its cut."""
+    sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
+    from fixturelib import FIXTURES, load, spec_for  # type: ignore[import-not-found,unused-ignore]
+    from rtk.filterapi import Filtered
+    from rtk.text import clean, decode
+
+    fx = load(FIXTURES / f"{name}.toml")
+    raw = clean(decode(raw_bytes))
+    spec = spec_for(fx)
+    argv = fx.argv[2:] if fx.argv[0] == "rtk" else fx.argv
+    if spec.filter is not None:
+        res = spec.filter(argv, raw, fx.exit_code)
+        text, cut = (res.text, res.cut) if isinstance(res, Filtered) else (res or raw, 0)
+        return raw, text, cut
+    assert spec.stream is not None
+    f = spec.stream(argv)
+    parts = [r + "\n" for r in map(f.feed, raw.split("\n")) if r is not None]
+    return raw, "".join(parts) + (f.finish(fx.exit_code) or ""), f.cut
+
+
+def _scaled(name: str) -> bytes:
+    data = (ROOT / "tests" / "fixtures" / f"{name}.raw").read_bytes()
+    return (data * (KB100 // len(data) + 1))[:KB100].rsplit(b"\n", 1)[0] + b"\n"
+
+
+def _median_ms(fn: Any, runs: int) -> float:
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times) * 1000
+
+
+def guard_100kb(runs: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    from rtk import factguard, pipeline
+
+    kept: dict[str, Any] = {}
+    restoring: dict[str, Any] = {}
+    for name in CASES:
+        raw, text, cut = _compact(name, _scaled(name))
+        n = factguard.restore(raw, text, cut > 0)[1] if pipeline.may_lose_facts(raw, text) else 0
+        ms = _median_ms(
+            lambda raw=raw, text=text, cut=cut: (
+                pipeline.may_lose_facts(raw, text) and factguard.restore(raw, text, cut > 0)
+            ),
+            runs,
+        )
+        kept[name] = {"ms": round(ms, 3), "restored": n}
+        r = factguard.restore(raw, "summary: done\n")[1]
+        ms = _median_ms(lambda raw=raw: factguard.restore(raw, "summary: done\n"), max(3, runs // 5))
+        restoring[name] = {"ms": round(ms, 3), "restored": r}
+    return kept, restoring
+
+
+def guard_stream(total: int) -> dict[str, Any]:
+    from rtk.factguard import StreamGuard
+
+    lines = []
+    for name in ("cargo-build/warnings", "pytest/pass-verbose", "cargo-test/workspace-pass"):
+        lines += (ROOT / "tests" / "fixtures" / f"{name}.raw").read_text().split("\n")
+    block: list[str] = []
+    size = 0
+    while size < 64 * 1024:
+        for ln in lines:
+            block.append(ln)
+            size += len(ln) + 1
+
+    def shown(ln: str) -> str | None:  # a streaming filter: problem lines through, the rest counted
+        return ln if ("warning" in ln or "error" in ln or "FAILED" in ln) else None
+
+    blocks = max(1, total // size)
+    guard = StreamGuard()
+    filt_s = guard_s = 0.0
+    for _ in range(blocks):
+        t0 = time.perf_counter()
+        parts = [p + "\n" for p in map(shown, block) if p is not None]
+        t1 = time.perf_counter()
+        guard.feed(block, parts)
+        t2 = time.perf_counter()
+        filt_s += t1 - t0
+        guard_s += t2 - t1
+    t0 = time.perf_counter()
+    n = guard.finish("summary\n")[1]
+    finish_s = time.perf_counter() - t0
+    return {
+        "mb": round(blocks * size / 1e6),
+        "filter_s": round(filt_s, 2),
+        "guard_s": round(guard_s + finish_s, 3),
+        "guard_pct_of_filter": round(100 * (guard_s + finish_s) / filt_s, 2),
+        "restored": n,
+    }
+
+
+def run(bench: Any) -> None:
+    kept, restoring = guard_100kb(max(bench.runs, 20))
+    worst = max(v["ms"] for v in kept.values())
+    # In-process milliseconds scale with the machine's load: the interpreter floor measured in the
+    # same run says how busy it was (12 ms on an idle 2-cpu box).
+    floor = round(bench.floor_s() * 1000, 2) if hasattr(bench, "floor_s") else None
+    bench.record(
+        "fact-guard-100kb",
+        {
+            "worst_ms": worst,
+            "median_ms": round(statistics.median(v["ms"] for v in kept.values()), 3),
+            "floor_ms_this_run": floor,
+            "cases": kept,
+        },
+        "guard <= 1 ms per 100 KB when the filter kept every fact",
+        worst <= 1.0 and all(v["restored"] == 0 for v in kept.values()),
+    )
+    bench.record("fact-guard-restoring", {"cases": restoring}, "none (reported)", True)
+    st = guard_stream(100_000_000 if bench.quick else 1_000_000_000)
+    bench.record("fact-guard-stream", st, "guard <= 5% of the streaming time", st["guard_pct_of_filter"] <= 5)
+
+
+if __name__ == "__main__":
+
+    class _Bench:
+        runs = 30
+        quick = "--quick" in sys.argv
+        results: dict[str, Any] = {}  # noqa: RUF012
+
+        def record(self, name: str, figures: dict[str, Any], budget: str, ok: bool) -> None:
+            self.results[name] = {**figures, "budget": budget, "ok": ok}
+            print(name, "ok" if ok else "MISS", figures, budget)
+
+    run(_Bench())
