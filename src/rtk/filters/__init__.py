@@ -76,6 +76,9 @@ FAMILIES: dict[str, str] = {
     "vite": "rtk.filters.js.build",
     "vitest": "rtk.filters.js.test",
     "yarn": "rtk.filters.js.pm",
+    # --- cloud and databases ---
+    "aws": "rtk.filters.aws.cli",
+    "psql": "rtk.filters.psql.psql",
     # --- generic runners ---
 }
 
