@@ -31,7 +31,7 @@ def _plain(v: str) -> bool:
     """True when a string reads back as itself unquoted: not a number, keyword, or text with delimiters."""
     if not v or v.strip() != v or v in ("true", "false", "null") or v[0] in "-\"'#&*!|>%@`?":
         return False
-    if any(c in v for c in ",{}[]\"\n\t") or ": " in v or v.endswith(":"):
+    if any(c in v for c in ',{}[]"\n\t') or ": " in v or v.endswith(":"):
         return False
     try:
         float(v)

@@ -56,7 +56,7 @@ def s3(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
     rows = [line.split(None, 3) for line in lines]
     if all(len(r) == 4 and r[0][:2].isdigit() for r in rows):  # date time size key
         return "\n".join(f"{r[0]} {r[1]} {r[2]} {r[3]}" for r in rows) + "\n"  # key names whole
-    if all(len(r) >= 3 and r[0][:2].isdigit() or (r and r[0] == "PRE") for r in rows):
+    if all((len(r) >= 3 and r[0][:2].isdigit()) or (r and r[0] == "PRE") for r in rows):
         return None  # bucket list or PRE prefixes: already compact
     if lines[0].startswith(("An error occurred (", "The user-provided path", "fatal error:")):
         return None
