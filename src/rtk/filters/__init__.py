@@ -78,6 +78,9 @@ FAMILIES: dict[str, str] = {
     "yarn": "rtk.filters.js.pm",
     # --- github cli ---
     "gh": "rtk.filters.gh.gh",
+    # --- cloud and databases ---
+    "aws": "rtk.filters.aws.cli",
+    "psql": "rtk.filters.psql.psql",
     # --- generic runners ---
 }
 

@@ -1,0 +1,1 @@
+"""AWS CLI filters: API responses (JSON compacted, tables unboxed) and the s3 transfer commands."""

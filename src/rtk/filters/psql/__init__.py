@@ -1,0 +1,1 @@
+"""psql filters: query results without borders, errors with their LINE pointer, notices."""

@@ -1,0 +1,99 @@
+"""Filter for ``psql -c/-f/-l``: aligned result tables without borders, every row and value kept."""
+
+from __future__ import annotations
+
+from rtk.filterapi import Filtered, Spec, Unrecognized
+
+COMMANDS = ("psql",)
+
+# Flags that ask for a format of their own (unaligned, CSV, HTML, tuples only...): passthrough.
+_FORMAT = frozenset(
+    (
+        "-A", "--no-align", "--csv", "-H", "--html", "-t", "--tuples-only", "-F", "--field-separator",
+        "-R", "--record-separator", "-z", "-0", "-P", "--pset", "-o", "--output", "-L", "--log-file",
+        "-T", "--table-attr", "-W", "--password", "-E", "--echo-hidden", "-V", "--version", "-?", "--help",
+        "-s", "--single-step", "-S", "--single-line",
+    )
+)  # fmt: skip
+_RUNS = ("-c", "--command", "-f", "--file", "-l", "--list")
+
+
+def select(argv: list[str]) -> Spec | None:
+    rest = argv[1:]
+    has_run = False
+    for a in rest:
+        name = a.split("=", 1)[0] if a.startswith("--") else a[:2] if a.startswith("-") else ""
+        if name in _FORMAT or a in _FORMAT:
+            return None
+        if name in _RUNS:
+            has_run = True
+    if not has_run:
+        return None  # without -c/-f/-l psql is an interactive session (or reads a script on stdin)
+    if ("-f" in rest or "--file" in rest) and ("-" in rest):
+        return None
+    return Spec("psql", psql, env={"PAGER": "cat", "PSQL_PAGER": "cat"})
+
+
+def _is_rule(line: str) -> bool:
+    """The line under an aligned header: dashes, with ``+`` where the column borders cross."""
+    return bool(line) and line[0] == "-" and line[-1] == "-" and set(line) <= {"-", "+"}
+
+
+def _cell(text: str) -> str:
+    cell = text.strip()
+    if cell.endswith("+") and text.rstrip()[:-1].endswith(" "):
+        cell = cell[:-1].rstrip() + " +"  # psql's mark for a value that goes on over the next line
+    return cell
+
+
+def _cells(line: str, spans: list[tuple[int, int]]) -> list[str]:
+    return [_cell(line[a:b]) for a, b in spans]
+
+
+def _table(lines: list[str], start: int, out: list[str]) -> int:
+    """Unbox the aligned table whose rule line is ``lines[start]``; returns the index after it."""
+    rule = lines[start]
+    spans: list[tuple[int, int]] = []
+    a = 0
+    for i, ch in enumerate(rule + "+"):
+        if ch == "+":
+            spans.append((a, i))
+            a = i + 1
+    header = lines[start - 1]
+    if len(spans) > 1 and header.count("|") < len(spans) - 1:
+        raise Unrecognized("header does not match the rule line")
+    out[-1] = "|".join(_cells(header, spans))
+    i = start + 1
+    while i < len(lines):
+        line = lines[i]
+        if not line or (line.startswith("(") and line.endswith(("row)", "rows)"))):
+            break
+        if len(spans) > 1 and line.count("|") < len(spans) - 1:
+            break  # not a row of this table (a command tag or a message after it)
+        out.append("|".join(_cells(line, spans)))
+        i += 1
+    return i
+
+
+def psql(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
+    """Result tables lose padding and borders; messages, errors and pointers stay as printed."""
+    lines = output.split("\n")
+    if any(line.startswith("-[ RECORD ") for line in lines):
+        raise Unrecognized("expanded records (-x)")
+    out: list[str] = []
+    i = 0
+    tables = 0
+    while i < len(lines):
+        line = lines[i]
+        if line.strip() and i + 1 < len(lines) and _is_rule(lines[i + 1]):
+            if out and out[-1].startswith(" ") and "|" not in out[-1]:
+                out[-1] = out[-1].strip()  # the centred title ("List of relations")
+            out.append(line)
+            i = _table(lines, i + 1, out)
+            tables += 1
+            continue
+        out.append(line)
+        i += 1
+    if not tables:
+        return None
+    return "\n".join(out).rstrip("\n") + "\n"

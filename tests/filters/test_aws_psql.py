@@ -1,0 +1,54 @@
+"""Unit tests for the aws and psql families: what runs filtered, what stays raw."""
+
+from __future__ import annotations
+
+from rtk import filters
+from rtk.filters.aws import api, compact, s3
+from rtk.filters.psql import psql
+
+
+def name(argv: list[str]) -> str | None:
+    spec = filters.resolve(argv)
+    return spec.name if spec else None
+
+
+def test_aws_select_passes_data_and_interactive_forms_through() -> None:
+    assert name(["aws", "s3", "cp", "s3://b/k", "-"]) is None  # object bytes on stdout
+    assert name(["aws", "configure"]) is None
+    assert name(["aws", "ec2", "help"]) is None
+    assert name(["aws", "logs", "tail", "/g", "--follow"]) is None
+    assert name(["aws", "ec2", "describe-instances", "--output", "yaml"]) is None
+    assert name(["aws", "--endpoint-url", "http://x", "s3", "ls"]) == "aws-s3"
+    assert name(["aws", "--region", "eu-west-1", "sts", "get-caller-identity"]) == "aws"
+
+
+def test_psql_select_needs_a_command_and_no_format_flag() -> None:
+    assert name(["psql", "-d", "shop"]) is None  # interactive session
+    assert name(["psql", "-c", "select 1", "-A"]) is None
+    assert name(["psql", "--csv", "-c", "select 1"]) is None
+    assert name(["psql", "-d", "shop", "-c", "select 1"]) == "psql"
+    assert name(["psql", "--file=x.sql"]) == "psql"
+
+
+def test_compact_keeps_every_value_and_quotes_what_would_read_back_differently() -> None:
+    out = compact.render('{"A": "123", "B": 123, "C": "true", "D": "a, b", "E": [], "F": null, "G": "x: y"}')
+    assert out.splitlines() == ['A: "123"', "B: 123", 'C: "true"', 'D: "a, b"', "E: []", "F: null", 'G: "x: y"']
+
+
+def test_api_text_output_and_one_line_errors_stay_raw() -> None:
+    assert api.api(["aws"], "i-1\tt3.micro\trunning\n", 0) is None
+    err = "\nAn error occurred (AccessDenied) when calling the GetObject operation: Access Denied\n"
+    assert api.api(["aws"], err, 255) is None
+
+
+def test_s3_mixed_transfer_and_error_keeps_the_error() -> None:
+    out = "upload: ./a to s3://b/a\nupload failed: ./c to s3://b/c An error occurred (AccessDenied)\n"
+    text = s3.s3(["aws", "s3", "cp"], out, 1)
+    assert isinstance(text, str) and "upload failed: ./c" in text and "AccessDenied" in text
+
+
+def test_psql_multiline_cell_mark_and_single_column() -> None:
+    raw = " n \n---\n 1\n 2\n(2 rows)\n\n"
+    assert psql.psql(["psql"], raw, 0) == "n\n1\n2\n(2 rows)\n"
+    raw2 = " a | b  \n---+----\n x | y +\n   | z\n(1 row)\n"
+    assert psql.psql(["psql"], raw2, 0) == "a|b\nx|y +\n|z\n(1 row)\n"
