@@ -98,6 +98,7 @@ def sample_payload(agent: str, cwd: str, command: str = SAMPLE) -> dict[str, Any
             "workspaceRoots": [cwd],
             "preToolUse": {"toolName": "execute_command", "parameters": cmd},
         },
+        "vibe": {"cwd": cwd, "hook_event_name": "pre_tool", "tool_name": "bash", "tool_input": cmd},
         "windsurf": {"agent_action_name": "pre_run_command", "tool_info": {"command_line": command, "cwd": cwd}},
     }
     return shapes[agent]
@@ -166,7 +167,11 @@ def registered_command(state: PartState) -> str | None:
         block = art.extract(data) or ""
         try:
             doc = tomllib.loads(block)
-            cmd = doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            hooks = doc["hooks"]
+            if isinstance(hooks, list):  # Vibe's hooks.toml: [[hooks]] with the command in each entry
+                cmd = hooks[0]["command"]
+            else:  # Codex's config.toml: [[hooks.PreToolUse]] groups
+                cmd = hooks["PreToolUse"][0]["hooks"][0]["command"]
         except (tomllib.TOMLDecodeError, KeyError, IndexError, TypeError):
             return None
         return cmd if isinstance(cmd, str) else None
