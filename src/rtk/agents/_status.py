@@ -167,11 +167,8 @@ def registered_command(state: PartState) -> str | None:
         block = art.extract(data) or ""
         try:
             doc = tomllib.loads(block)
-            hooks = doc["hooks"]
-            if isinstance(hooks, list):  # Vibe's hooks.toml: [[hooks]] with the command in each entry
-                cmd = hooks[0]["command"]
-            else:  # Codex's config.toml: [[hooks.PreToolUse]] groups
-                cmd = hooks["PreToolUse"][0]["hooks"][0]["command"]
+            hooks = doc["hooks"]  # Vibe's hooks.toml: [[hooks]]; Codex's config.toml: [[hooks.PreToolUse]]
+            cmd = hooks[0]["command"] if isinstance(hooks, list) else hooks["PreToolUse"][0]["hooks"][0]["command"]
         except (tomllib.TOMLDecodeError, KeyError, IndexError, TypeError):
             return None
         return cmd if isinstance(cmd, str) else None
