@@ -32,6 +32,7 @@ ADAPTERS: dict[str, str] = {
     "gemini": "gemini",
     "kiro": "kiro",
     "qwen": "qwen",
+    "vibe": "vibe",
     "vscode": "copilot",
     "windsurf": "windsurf",
 }
@@ -46,7 +47,7 @@ HELP = """\
 usage: rtk hook <agent> [--block | --suggest]   (reads the agent's hook JSON on stdin)
        rtk hook check [--agent NAME] <command>  (dry run: what the hook does with a command)
 
-agents: claude, vscode, copilot, cursor, gemini, codex, qwen, droid, cline, windsurf, kiro
+agents: claude, vscode, copilot, cursor, gemini, codex, qwen, droid, vibe, cline, windsurf, kiro
 Prints the agent's answer: the tool input with `command` replaced by its rtk form, or
 the agent's no-op. Always exits 0 (windsurf/kiro --block: exit 2 with a suggestion).
 Installed by `rtk init`; see docs/agents.md. RTK_HOOK_DEBUG=1 prints errors on stderr."""

@@ -89,6 +89,13 @@ def _flat(key: str) -> Callable[[bytes, bytes], dict[str, Any] | None]:
     return read
 
 
+def _vibe(out: bytes, err: bytes) -> dict[str, Any] | None:
+    if not out:
+        return None
+    inner = json.loads(out).get("hook_specific_output", {})
+    return inner.get("tool_input") if isinstance(inner, dict) else None
+
+
 def _from_text(out: bytes, err: bytes) -> dict[str, Any] | None:
     text = (json.dumps(json.loads(out), ensure_ascii=False) if out else "") + err.decode()
     m = re.search(r'(?:`|")(rtk [^`"]+)(?:`|")', text)
@@ -139,6 +146,7 @@ AGENTS = [
     Agent("codex", "TV-CODEX-1", *SNAKE, _hso("updatedInput"), ask="none"),
     Agent("qwen", "TV-QWEN-1", *SNAKE, _hso("updatedInput"), ask="none"),
     Agent("droid", "TV-DROID-1", *SNAKE, _hso("updatedInput"), ask="rewrite"),
+    Agent("vibe", "TV-VIBE-1", *SNAKE, _vibe, ask="rewrite"),
     Agent(
         "cline", "TV-CLINE-1", _cline_tool, _cline_cmd, _cline_extra, _from_text,
         noop=b'{"cancel":false}\n', echoes_input=False, ask="suggest",

@@ -380,3 +380,40 @@ def test_claude_reads_project_rules_at_the_payload_cwd(tmp_path: Path) -> None:
     p = agent.payload()
     p["cwd"] = str(tmp_path)
     assert one_object(run(agent, p)[0])["hookSpecificOutput"]["permissionDecision"] == "allow"
+
+
+# -- Mistral Vibe: TV-VIBE-1 is not in the reference; it is built from Vibe's own hook executor
+# (mistralai/mistral-vibe: the pre_tool stdin payload and the stdout interpretation) ----------
+
+
+def test_vibe_vector_allow() -> None:
+    allow("vibe", "git status")
+    out, err, code = run("vibe", VECTORS["TV-VIBE-1"][0])
+    assert (one_object(out), err, code) == (VECTORS["TV-VIBE-1"][1], b"", 0)
+
+
+def test_vibe_without_rules_rewrites_and_leaves_approval_to_vibe() -> None:
+    """Vibe's answer has no approval field: the rewrite with no rule is the same answer, never a decision."""
+    out, err, code = run("vibe", VECTORS["TV-VIBE-1"][0])
+    assert (one_object(out), err, code) == (VECTORS["TV-VIBE-1"][1], b"", 0)
+    assert b"decision" not in out
+
+
+def test_vibe_deny_rule_answers_nothing() -> None:
+    allow("vibe", "git status", kind="deny")
+    assert run("vibe", VECTORS["TV-VIBE-1"][0]) == (b"", b"", 0)
+
+
+@pytest.mark.parametrize("tool", ["file_system.bash", "bash"])
+def test_vibe_qualified_bash_tool_name(tool: str) -> None:
+    """Vibe's payload carries the qualified tool name (its notices strip it to the leaf, ``bash``)."""
+    p = BY_NAME["vibe"].payload()
+    p["tool_name"] = tool
+    assert one_object(run("vibe", p)[0]) == VECTORS["TV-VIBE-1"][1]
+
+
+@pytest.mark.parametrize("tool", ["read_file", "bash_history", "mcp.bashful", "grep"])
+def test_vibe_other_tools_are_left_alone(tool: str) -> None:
+    p = BY_NAME["vibe"].payload()
+    p["tool_name"] = tool
+    assert run("vibe", p) == (b"", b"", 0)

@@ -33,14 +33,16 @@ def show(capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
 
 
 def test_show_reports_every_install_working(capsys: pytest.CaptureFixture[str]) -> None:
-    names = [i.name for i in INTEGRATIONS]
+    names = [i.name for i in INTEGRATIONS if "global" in i.scopes]
     assert init_cmd.main([*(a for n in names for a in ("--agent", n)), "-g", "--block"]) == 0
+    local = [i.name for i in INTEGRATIONS if "global" not in i.scopes]  # project-only rules files
+    assert init_cmd.main([*(a for n in local for a in ("--agent", n))]) == 0
     code, out = show(capsys)
     assert code == 0, out
-    for name in names:
+    for name in names + local:
         assert f"\n{name} (" in "\n" + out
     assert "FAILS" not in out and "!" not in out
-    assert out.count("works") == 13  # eight hooks, two plugins, three suggesting hooks
+    assert out.count("works") == 14  # nine hooks, two plugins, three suggesting hooks
     assert "rewrites to `rtk git status`" in out  # e.g. Claude asks, Copilot rewrites without a decision
 
 

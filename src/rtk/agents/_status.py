@@ -98,6 +98,7 @@ def sample_payload(agent: str, cwd: str, command: str = SAMPLE) -> dict[str, Any
             "workspaceRoots": [cwd],
             "preToolUse": {"toolName": "execute_command", "parameters": cmd},
         },
+        "vibe": {"cwd": cwd, "hook_event_name": "pre_tool", "tool_name": "bash", "tool_input": cmd},
         "windsurf": {"agent_action_name": "pre_run_command", "tool_info": {"command_line": command, "cwd": cwd}},
     }
     return shapes[agent]
@@ -166,7 +167,8 @@ def registered_command(state: PartState) -> str | None:
         block = art.extract(data) or ""
         try:
             doc = tomllib.loads(block)
-            cmd = doc["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            hooks = doc["hooks"]  # Vibe's hooks.toml: [[hooks]]; Codex's config.toml: [[hooks.PreToolUse]]
+            cmd = hooks[0]["command"] if isinstance(hooks, list) else hooks["PreToolUse"][0]["hooks"][0]["command"]
         except (tomllib.TOMLDecodeError, KeyError, IndexError, TypeError):
             return None
         return cmd if isinstance(cmd, str) else None

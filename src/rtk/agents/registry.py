@@ -38,6 +38,16 @@ class Integration:
         return tuple(getattr(self._mod(), "VSCODE_BINARIES" if self.name == "vscode" else "BINARIES"))
 
     @property
+    def scopes(self) -> tuple[str, ...]:
+        """Where the agent can be set up: ``global``, ``project`` or both (what its host is confirmed to read)."""
+        return tuple(getattr(self._mod(), "SCOPES", ("global", "project")))
+
+    @property
+    def scope_note(self) -> str:
+        """Why a scope is missing from :attr:`scopes` (empty when both are supported)."""
+        return str(getattr(self._mod(), "SCOPE_NOTE", ""))
+
+    @property
     def note(self) -> str:
         return str(getattr(self._mod(), "VSCODE_NOTE" if self.name == "vscode" else "NOTE"))
 
@@ -73,6 +83,11 @@ INTEGRATIONS: list[Integration] = [
     Integration("cline", "Cline", "cline", "cline", "rules"),
     Integration("windsurf", "Windsurf", "windsurf", "windsurf", "rules"),
     Integration("kiro", "Kiro", "kiro", "kiro", "rules"),
+    Integration("vibe", "Mistral Vibe", "vibe", "vibe", "hook"),
+    Integration("kilocode", "Kilo Code", "kilocode", None, "rules"),
+    Integration("antigravity", "Google Antigravity", "antigravity", None, "rules"),
+    Integration("trae", "Trae", "trae", None, "rules"),
+    Integration("amp", "Amp", "amp", None, "rules"),
 ]
 BY_NAME = {i.name: i for i in INTEGRATIONS}
 

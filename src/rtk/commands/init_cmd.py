@@ -20,8 +20,10 @@ if TYPE_CHECKING:
 
 EPILOG = """\
 agents: claude, vscode, copilot, cursor, gemini, codex, qwen, droid (hooks that rewrite commands),
+        vibe (global hook that rewrites; Vibe keeps its own approval),
         opencode, pi (plugins), cline, windsurf, kiro (rules files; --block adds a hook that
-        refuses a command rtk can shorten and names the rtk form, one extra model turn each).
+        refuses a command rtk can shorten and names the rtk form, one extra model turn each),
+        kilocode, antigravity, trae, amp (instructions only: rules files, no hook).
 Project scope (default) writes into the current directory; --global into your home.
 Hooks approve a rewritten command only where your rules allow it: Claude Code's settings,
 or [hooks] allow/ask/deny in rtk's config for the other agents (see docs/agents.md)."""
@@ -73,7 +75,8 @@ def _offer(ns: argparse.Namespace) -> list[Integration]:
     from rtk.agents import registry
     from rtk.agents._install import say
 
-    found = registry.detect()
+    here = "global" if ns.is_global else "project"
+    found = [(i, why) for i, why in registry.detect() if here in i.scopes]
     if not found:
         say("rtk init: no coding agent detected; choose one with --agent NAME "
               f"({', '.join(registry.BY_NAME)})")  # fmt: skip
@@ -113,6 +116,11 @@ def _install(chosen: list[Integration], scope: Scope, ns: argparse.Namespace) ->
     from rtk.agents import _install, registry
     from rtk.agents._install import say
 
+    here = "global" if scope.is_global else "project"
+    for i in chosen:
+        if here not in i.scopes:
+            raise UsageError(f"init: {i.title} cannot be set up {'globally' if scope.is_global else 'per project'}: "
+                             f"{i.scope_note}")  # fmt: skip
     command = registry.rtk_command()
     if not registry.launcher():
         say(f"rtk init: no rtk launcher found for this Python; hooks will run {command}", err=True)
