@@ -111,8 +111,8 @@ _DOCKER_TTY = ("-i", "-t", "-it", "-ti", "--interactive", "--tty")
 RULES: list[Rule] = [
     # --- git and hosting -----------------------------------------------------------
     R(1, "git", ("git",),
-      ("status", "log", "diff", "show", "add", "commit", "checkout", "push", "pull", "branch", "fetch", "stash",
-       "worktree"),
+      ("status", "log", "diff", "show", "add", "commit", "checkout", "push", "pull", "branch", "fetch", "stash show",
+       "stash", "worktree"),
       "rtk git", "Git", 70, sub_savings={"diff": 80, "show": 80, "add": 59, "commit": 59},
       raw_flags={"add": ("-p", "--patch", "-i", "--interactive", "-e", "--edit"),
                  "commit": ("-p", "--patch", "--interactive"), "checkout": ("-p", "--patch"),
@@ -123,7 +123,7 @@ RULES: list[Rule] = [
     R(3, "glab", ("glab",), ("mr", "issue", "ci", "pipeline", "api", "release"), "rtk glab", "GitLab", 82,
       sub_savings={"mr": 87, "ci": 82, "issue": 80}, raw_flags={"": ("--output", "-F")}),
     # --- rust ------------------------------------------------------------------------
-    R(4, "cargo", ("cargo",), ("build", "test", "clippy", "check", "fmt", "install", "nextest"), "rtk cargo",
+    R(4, "cargo", ("cargo",), ("build", "test", "clippy", "check", "doc", "fmt", "install", "nextest"), "rtk cargo",
       "Cargo", 80, sub_savings={"test": 90, "check": 80, "nextest": 90}, sub_status={"fmt": "passthrough"},
       raw_flags={"": ("--message-format",)}),
     # --- javascript / typescript -------------------------------------------------------
@@ -139,7 +139,7 @@ RULES: list[Rule] = [
       "rtk npm", "PackageManager", 70, raw_flags={"": _PM_RAW}),
     R(7, "npx", ("npx",), None, "rtk npx", "PackageManager", 70),
     R(17, "tsc", ("tsc",), None, "rtk tsc", "Build", 83, raw_flags={"": _WATCH}),
-    R(18, "lint", ("eslint", "biome", "oxlint", "lint"), None, "rtk lint", "Build", 84, alt="lint",
+    R(18, "lint", ("eslint", "biome", "oxlint"), None, "rtk lint", "Build", 84, alt="lint",
       raw_flags={"": ("--format", "-f", "--reporter")}),
     R(19, "prettier", ("prettier",), None, "rtk prettier", "Build", 70),
     R(20, "next", ("next",), ("build",), "rtk next", "Build", 87),
@@ -158,7 +158,6 @@ RULES: list[Rule] = [
     R(55, "bun", ("bun",), ("install", "add", "remove", "test", "build", "run", "pm ls", "pm", "x"), "rtk bun",
       "PackageManager", 75, sub_savings={"test": 90, "install": 70, "pm ls": 70},
       sub_status={"run": "passthrough", "pm": "passthrough", "build": "passthrough"}, raw_flags={"": ("--watch",)}),
-    R(56, "bunx", ("bunx",), None, "rtk bunx", "PackageManager", 70),
     R(57, "deno", ("deno",), ("test", "lint", "check", "run", "task", "compile", "install"), "rtk deno", "Build",
       75, sub_savings={"test": 90, "lint": 40, "check": 50},
       sub_status={"run": "passthrough", "task": "passthrough", "install": "passthrough", "compile": "passthrough"},
@@ -219,7 +218,7 @@ RULES: list[Rule] = [
     # --- go ---------------------------------------------------------------------------------
     R(37, "go", ("go",), ("test", "build", "vet"), "rtk go", "Go", 85, sub_savings={"test": 90, "build": 80, "vet": 75},
       raw_flags={"": ("-json",)}),
-    R(38, "golangci-lint", ("golangci-lint", "golangci"), ("run",), "rtk golangci-lint", "Go", 85),
+    R(38, "golangci-lint", ("golangci-lint",), ("run",), "rtk golangci-lint", "Go", 85),
     # --- ruby -----------------------------------------------------------------------------------
     R(40, "bundle", ("bundle",), ("install", "update"), "rtk bundle", "Ruby", 70),
     R(41, "rake", ("rake", "rails"), ("test",), "rtk rake", "Ruby", 85, sub_savings={"test": 90}),
