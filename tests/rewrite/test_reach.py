@@ -219,3 +219,17 @@ def test_every_documented_command_is_reachable(command: str) -> None:
         assert _rewritten(command) is None, command
         return
     assert _rewritten(command) is not None, (command, engine.classify(command).reason)
+
+
+# rtk discover (through rtk.history) used to list these as candidates for a new filter.
+@pytest.mark.parametrize(
+    "command",
+    ["npm test", "npm install", "npm ci", "pnpm test", "yarn build", "gcc -c main.c", "cmake --build build",
+     "fd -e py", "node --test", "vite build", "mocha", "oxlint src"],
+)  # fmt: skip
+def test_discover_does_not_list_handled_commands_as_candidates(command: str) -> None:
+    from rtk.history import segments
+
+    kinds = [s.role for s in segments.of(command)]
+    assert kinds and "candidate" not in kinds, kinds
+    assert kinds[0] in ("missed", "passthrough"), kinds
