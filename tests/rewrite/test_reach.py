@@ -193,7 +193,9 @@ DOCS_NOT_REACHED = {
     "env PATH=... git status": "PATH changed: Python API leaves it", "head -n 99999999999999999999": "count too big",
     "tail -5 -n 3": "an error for tail", "python -I -c pass": "python -c is never rewritten",
     "uv run rtk pytest": "already rtk", "terraform planet": "not a terraform subcommand",
-    "python -m rtk": "rtk itself", "python3 -m rtk": "rtk itself",
+    "python -m rtk": "rtk itself", "python3 -m rtk": "rtk itself", "sbt console": "REPL", "ssh host": "interactive",
+    "yarn dev": "dev server", "pnpm dev": "dev server", "npm start": "dev server", "vite dev": "dev server",
+    "mocha --watch": "watch",
 }  # fmt: skip
 _PLACEHOLDER = re.compile(
     r"\bFILE\b|\.\.\.|[<>\[\]*]|/\w+/|^\S+$|^\S+ \S+/|^poetry run$|^bundle exec$|^python -m( X)?$"
