@@ -29,7 +29,8 @@ def all_registered() -> Iterator[None]:
         ("uv run mypy src", "supported", "rtk mypy", "Build", 80),
         ("head -5 a.txt", "supported", "rtk read", "Files", 60),
         ("make -j4", "supported", "rtk make", "Build", 65),
-        ("pulumi destroy", "supported", "rtk pulumi", "Infra", 72),
+        ("kubectl apply -f x.yaml", "supported", "rtk kubectl", "Infra", 85),
+        ("pulumi destroy", "unsupported", "", "", 0),  # no pulumi filter: the rule went (issue 16)
         ("aws ecs list-clusters", "supported", "rtk aws", "Infra", 90),
         ("cd src", "ignored", "", "", 0),
         ("rtk git status", "ignored", "", "", 0),

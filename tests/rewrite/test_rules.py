@@ -36,12 +36,25 @@ REFERENCE_ROWS = {
 }  # fmt: skip
 
 
+# Rows whose tool has no rtk filter and is not a family still to come (rules.FUTURE): their
+# rules went (issue 16, "rules that point at filters that do not exist go").
+DROPPED_ROWS = {11, 28, 44, 56, 46, 48, 49, 50, 51, 52, 60, 61, 64, 68, 69, 70, 75, 77, 81, 82, 85, 86, 87, 90, 91, 94}
+# Rules beyond table b.2: families still to come (jq, just, ssh).
+EXTRA_ROWS = {95, 96, 97}
+
+
 def test_every_reference_row_has_a_rule() -> None:
     rows = {r.row for r in RULES}
-    assert rows == set(REFERENCE_ROWS), sorted(set(REFERENCE_ROWS) ^ rows)
+    assert rows == (set(REFERENCE_ROWS) - DROPPED_ROWS) | EXTRA_ROWS, sorted(set(REFERENCE_ROWS) ^ rows)
 
 
-@pytest.mark.parametrize(("row", "command"), sorted(REFERENCE_ROWS.items()))
+@pytest.mark.parametrize("row", sorted(DROPPED_ROWS))
+def test_dropped_row_has_no_rule(row: int) -> None:
+    words = REFERENCE_ROWS[row].split()
+    assert engine.match(words[0], words[1:]) is None, REFERENCE_ROWS[row]
+
+
+@pytest.mark.parametrize(("row", "command"), sorted((k, v) for k, v in REFERENCE_ROWS.items() if k not in DROPPED_ROWS))
 def test_reference_row_command_matches_its_rule(row: int, command: str) -> None:
     words = command.split()
     m = engine.match(words[0].rsplit("/", 1)[-1], words[1:])

@@ -176,6 +176,8 @@ def _plan(seg: _seg.Segment, role: str, conf: Settings, line: str, active_only: 
     values = [w.value for w in words]
     simple = _seg.peel(values, conf.transparent)
     at = simple.at
+    if at == len(values) and values[-1] == "env" and at > 0:
+        at -= 1  # a bare `env` is not a wrapper: it prints the environment (rtk env)
     if simple.why:
         return _Plan(Classification("unsupported", simple.why))
     if at >= len(values):

@@ -176,6 +176,8 @@ def _blocked(rule: Rule, sub: str, args: list[str]) -> str:
                 return f"{f} asks for native output"
     if rule.requires and not _flag_present(args, rule.requires):
         return f"{rule.id} without {rule.requires[0]} is interactive"
+    if rule.min_words and len(_words_after_opts(rule.tools[0], args, rule.min_words)) < rule.min_words:
+        return f"{rule.id} without a command is interactive"
     return ""
 
 
