@@ -130,3 +130,11 @@ def test_database_written_by_upstream_binary_is_imported(isolated_home: Path, tm
     finally:
         conn.close()
     assert got == [(r[0], r[2]) for r in want]
+
+
+@pytest.mark.parametrize("command", [["session"], ["discover"], ["cc-economics"]])
+def test_analytics_use_the_imported_database(isolated_home: Path, command: list[str]) -> None:
+    _home_db(isolated_home)
+    p = subprocess.run(rtk_argv(*command), capture_output=True, text=True, env=dict(os.environ))
+    assert "tracking database not used" not in p.stderr and "internal error" not in p.stderr
+    assert "imported 7 commands" in p.stderr
