@@ -25,17 +25,17 @@ def write(text: str) -> Path:
 
 
 def test_defaults_without_file() -> None:
-    assert config.get("tee.max_files") == 20
+    assert config.get("tee.keep_files") == 100
     assert config.loaded_from() is None
 
 
 def test_xdg_and_env_override(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     assert paths.config_file() == str(cfg_path())
     other = tmp_path / "other.toml"
-    other.write_text("[tee]\nmax_files = 7\n")
+    other.write_text("[tee]\nkeep_files = 7\n")
     monkeypatch.setenv("RTK_CONFIG", str(other))
     config.reset()
-    assert config.get("tee.max_files") == 7
+    assert config.get("tee.keep_files") == 7
     assert config.loaded_from() == str(other)
 
 
@@ -46,18 +46,18 @@ def test_values_are_read() -> None:
 
 
 def test_malformed_file_gives_one_line_naming_file_and_falls_back(capfd: pytest.CaptureFixture[str]) -> None:
-    p = write("[tee\nmax_files = 3\n")
-    assert config.get("tee.max_files") == 20
+    p = write("[tee\nkeep_files = 3\n")
+    assert config.get("tee.keep_files") == 100
     _, err = capfd.readouterr()
     assert err.count("\n") == 1 and str(p) in err and "not valid TOML" in err
 
 
 def test_wrong_type_names_the_key(capfd: pytest.CaptureFixture[str]) -> None:
-    p = write('[tee]\nmax_files = "many"\nmode = "sometimes"\n[nope]\nx = 1\n[limits]\ntypo = 1\n')
-    assert config.get("tee.max_files") == 20
+    p = write('[tee]\nkeep_files = "many"\nmode = "sometimes"\n[nope]\nx = 1\n[limits]\ntypo = 1\n')
+    assert config.get("tee.keep_files") == 100
     assert config.get("tee.mode") == "failures"
     _, err = capfd.readouterr()
-    assert f"{p}: tee.max_files must be an integer" in err
+    assert f"{p}: tee.keep_files must be an integer" in err
     assert "tee.mode must be" in err
     assert "unknown section [nope]" in err
     assert "unknown key limits.typo" in err
@@ -65,32 +65,32 @@ def test_wrong_type_names_the_key(capfd: pytest.CaptureFixture[str]) -> None:
 
 def test_negative_counts_are_rejected(capfd: pytest.CaptureFixture[str]) -> None:
     """A negative limit would slice from the end (lines[:-1]): the default applies instead."""
-    p = write("[limits]\nbuild_error_lines = -1\ndiff_context = 0\n[tee]\nmax_files = -3\n")
-    assert config.get("limits.build_error_lines") == 60 and config.get("tee.max_files") == 20
+    p = write("[limits]\nbuild_error_lines = -1\ndiff_context = 0\n[tee]\nkeep_files = -3\n")
+    assert config.get("limits.build_error_lines") == 60 and config.get("tee.keep_files") == 100
     assert config.get("limits.diff_context") == 0
     _, err = capfd.readouterr()
     assert f"{p}: limits.build_error_lines must be an integer (0 or more)" in err
-    assert "tee.max_files must be an integer (0 or more)" in err
+    assert "tee.keep_files must be an integer (0 or more)" in err
 
 
 def test_cache_is_used_until_the_file_changes(capfd: pytest.CaptureFixture[str]) -> None:
-    p = write("[tee]\nmax_files = 4\n")
-    assert config.get("tee.max_files") == 4
+    p = write("[tee]\nkeep_files = 4\n")
+    assert config.get("tee.keep_files") == 4
     cache = Path(paths.data_dir()) / "config.cache"
     assert cache.exists()
     config.reset()
-    assert config.get("tee.max_files") == 4  # from the cache
-    p.write_text("[tee]\nmax_files = 9\n# changed\n")
+    assert config.get("tee.keep_files") == 4  # from the cache
+    p.write_text("[tee]\nkeep_files = 9\n# changed\n")
     config.reset()
-    assert config.get("tee.max_files") == 9
+    assert config.get("tee.keep_files") == 9
 
 
 def test_cli_config_shows_path_and_values() -> None:
-    write("[tee]\nmax_files = 5\n")
+    write("[tee]\nkeep_files = 5\n")
     p = subprocess.run(rtk_argv("config"), capture_output=True, text=True, timeout=60)
     assert p.returncode == 0
     assert f"config file: {cfg_path()}" in p.stdout
-    assert "max_files = 5   # set in config" in p.stdout
+    assert "keep_files = 5   # set in config" in p.stdout
     assert "git_list_tokens = 4000" in p.stdout
 
 
@@ -102,7 +102,7 @@ def test_cli_config_init_writes_commented_defaults_once() -> None:
 
     assert tomllib.loads(text) == {section: {} for section in config.SCHEMA}
     assert {"tracking", "tee", "limits", "filters", "hooks", "display"} <= set(config.SCHEMA)
-    assert "# max_files = 20" in text
+    assert "# keep_files = 100" in text
     again = subprocess.run(rtk_argv("config", "--init"), capture_output=True, text=True, timeout=60)
     assert again.returncode != 0 and "already exists" in again.stderr and again.stderr.count("\n") == 1
 

@@ -33,7 +33,7 @@ def test_same_second_same_command_gets_distinct_files() -> None:
 
 
 def test_rotation_keeps_max_files() -> None:
-    write_config("[tee]\nmax_files = 3\n")
+    write_config("[tee]\nkeep_files = 3\nkeep_hours = 0\n")
     paths = [tee.write(["cmd", str(i)], f"{i}".encode()) for i in range(6)]
     left = sorted(os.listdir(tee.directory()))
     assert len(left) == 3
@@ -100,7 +100,7 @@ def test_identical_output_of_the_same_command_reuses_its_file() -> None:
 
 
 def test_rotation_keeps_the_file_a_rerun_just_pointed_at() -> None:
-    write_config("[tee]\nmax_files = 3\n")
+    write_config("[tee]\nkeep_files = 3\nkeep_hours = 0\n")
     kept = tee.write(["aaa"], b"error: 1\n") or ""  # first by name as well as by time
     others = [tee.write(["cmd", str(i)], f"{i}".encode()) or "" for i in range(2)]
     now = os.stat(kept).st_mtime_ns
@@ -110,3 +110,46 @@ def test_rotation_keeps_the_file_a_rerun_just_pointed_at() -> None:
     tee.write(["cmd", "3"], b"3")  # one too many: the oldest goes, and it is not `kept`
     left = os.listdir(tee.directory())
     assert os.path.basename(kept) in left and os.path.basename(others[0]) not in left
+
+
+def _aged(path: str, hours: float) -> None:
+    t = os.stat(path).st_mtime_ns - int(hours * 3600 * 10**9)
+    os.utime(path, ns=(t, t))
+
+
+def test_recovery_files_of_the_last_day_stay_beyond_the_count() -> None:
+    # issue 14 defect 9: with 20 files in all, a path printed minutes earlier was already gone.
+    write_config("[tee]\nkeep_files = 5\n")
+    recent = [tee.write(["cmd", str(i)], f"{i}".encode()) or "" for i in range(30)]
+    left = set(os.listdir(tee.directory()))
+    assert left == {os.path.basename(p) for p in recent}  # all under 24 h: all kept
+    for p in recent[:10]:
+        _aged(p, 25)
+    tee.write(["cmd", "new"], b"new")
+    left = set(os.listdir(tee.directory()))
+    assert len(left) == 21 and not left & {os.path.basename(p) for p in recent[:10]}
+
+
+def test_default_keeps_a_hundred_files_whatever_their_age() -> None:
+    made = [tee.write(["cmd", str(i)], f"{i}".encode()) or "" for i in range(120)]
+    for p in made:
+        _aged(p, 48)
+    for i, p in enumerate(made):  # distinct times, newest last
+        t = os.stat(p).st_mtime_ns + i * 10**9
+        os.utime(p, ns=(t, t))
+    tee.write(["cmd", "new"], b"new")
+    left = set(os.listdir(tee.directory()))
+    assert len(left) == 100 and os.path.basename(made[-1]) in left and os.path.basename(made[20]) not in left
+
+
+def test_total_size_cap_removes_oldest_beyond_kept_count() -> None:
+    write_config("[tee]\nkeep_files = 2\nmax_total_mb = 1\nmax_file_size = 600000\n")
+    made = []
+    for i in range(4):
+        p = tee.write(["big", str(i)], bytes([65 + i]) * 400_000) or ""
+        t = os.stat(p).st_mtime_ns - (10 - i) * 10**9
+        os.utime(p, ns=(t, t))
+        made.append(p)
+    left = set(os.listdir(tee.directory()))
+    # newest two (800 KB) always; a third would pass 1 MiB in all
+    assert left == {os.path.basename(made[2]), os.path.basename(made[3])}

@@ -35,7 +35,9 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "enabled": (True, "keep the raw output of failed or shortened commands for recovery"),
         "mode": ("failures", '"failures": on failure or when the filter cut something; "always"; "never"'),
         "min_size": (500, "failed runs with less raw output than this (bytes) are not kept"),
-        "max_files": (20, "oldest recovery files beyond this count are removed"),
+        "keep_files": (100, "the most recent recovery files always kept, whatever their age and size"),
+        "keep_hours": (24, "beyond keep_files: files older than this many hours are removed"),
+        "max_total_mb": (200, "beyond keep_files: the oldest files are removed while all of them exceed this"),
         "max_file_size": (1048576, "bytes kept per recovery file (head and tail beyond it)"),
         "directory": ("", "recovery directory; empty means <data dir>/tee (env RTK_TEE_DIR wins)"),
     },
@@ -272,7 +274,7 @@ def load(*, report: bool = True) -> dict[str, Any]:
 
 
 def get(key: str) -> Any:
-    """One effective value, e.g. ``get("tee.max_files")``."""
+    """One effective value, e.g. ``get("tee.keep_files")``."""
     return load()[key]
 
 

@@ -2,7 +2,9 @@
 
 Files live in ``<data dir>/tee/<epoch>_<slug>.log`` (``RTK_TEE_DIR`` or
 ``tee.directory`` move them), are created owner-only, capped in size (head and
-tail kept) and rotated (least recently written removed beyond ``tee.max_files``).
+tail kept) and kept for a while: the ``tee.keep_files`` most recently written
+always, others until they are ``tee.keep_hours`` old or, oldest first, while all
+files together exceed ``tee.max_total_mb`` (a path printed minutes ago is still there).
 They are addressed by content: the same command printing the same bytes again
 gets the path of the file it already has (an agent re-running a failing command
 does not push other recovery files out).
@@ -114,7 +116,8 @@ def write(argv: list[str], raw: bytes | Spool) -> str | None:
                 view = view[os.write(fd, view) :]
         finally:
             os.close(fd)
-        _rotate(d, int(config.get("tee.max_files")))
+        _rotate(d, int(config.get("tee.keep_files")), int(config.get("tee.keep_hours")) * 3600,
+                int(config.get("tee.max_total_mb")) << 20)  # fmt: skip
         return path
     except OSError:
         return None
@@ -142,24 +145,31 @@ def _identical(d: str, name: str, data: bytes) -> str | None:
     return None
 
 
-def _rotate(d: str, keep: int) -> None:
-    """Remove the least recently written files beyond ``keep``."""
-    found: list[tuple[int, str]] = []
+def _rotate(d: str, keep: int, max_age_s: int, max_bytes: int) -> None:
+    """Remove files beyond the ``keep`` most recent that are older than ``max_age_s`` or past ``max_bytes`` in all."""
+    found: list[tuple[int, int, str]] = []
     try:
         for e in os.scandir(d):
             if e.name.endswith(".log"):
                 try:
-                    found.append((e.stat().st_mtime_ns, e.name))
+                    st = e.stat()
                 except OSError:
                     continue
+                found.append((st.st_mtime_ns, st.st_size, e.name))
     except OSError:
         return
-    found.sort()
-    for _, name in found[: max(len(found) - max(keep, 1), 0)]:
+    found.sort(reverse=True)  # most recent first
+    oldest_kept = time.time_ns() - max_age_s * 10**9
+    total = 0
+    for i, (mtime, size, name) in enumerate(found):
+        total += size
+        if i < max(keep, 1) or (mtime >= oldest_kept and total <= max_bytes):
+            continue
         try:
             os.unlink(os.path.join(d, name))
         except OSError:
             pass
+        total -= size
 
 
 def hint(path: str) -> str:

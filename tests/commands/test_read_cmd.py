@@ -292,3 +292,31 @@ def test_windows_match_at_the_line_count_and_for_huge_counts(
             m.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(content)))
             _, out, _ = run(["--tail-lines", str(n), "-"], capfdbinary, tmp_path)
         assert out == tool("tail", "-n", str(n), "f.txt", cwd=tmp_path)
+
+
+def _last_record() -> list[str]:
+    from rtk import tracking
+
+    return Path(tracking.pending_path()).read_text().strip().split("\n")[-1].split("\t")
+
+
+def test_binary_read_records_no_saving(tmp_path: Path, capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    # issue 14 defect 8: the sniffed bytes of a binary file were counted as the plain output, so every
+    # binary read recorded ~2000 tokens saved; bytes that never were text are no saving.
+    from rtk import options
+
+    big = tmp_path / "blob.bin"
+    big.write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 12000)
+    code, out, err = run([str(big)], capfdbinary)
+    assert code == 0 and out == f"rtk read: {big}: binary (PNG image, 3072008 bytes); not printed\n".encode()
+    fields = _last_record()
+    assert fields[5] == "read" and int(fields[6]) == int(fields[7]) > 0  # 0 saved
+    assert "recorded as 0" not in err
+    options.verbose = 1
+    code, out, err = run([str(big)], capfdbinary)
+    assert code == 0 and "binary input, recorded as 0 tokens saved" in err
+    text = tmp_path / "t.txt"
+    text.write_text("hello\n" * 50)
+    run(["--head-lines", "2", str(text), str(big)], capfdbinary)
+    fields = _last_record()
+    assert int(fields[6]) == int(fields[7]) > 0  # head -n 2 prints the same: headers, 2 lines, no binary

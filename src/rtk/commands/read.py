@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 
+from rtk import options
 from rtk.commands import _window
 from rtk.commands._own import parse, track
 from rtk.errors import UsageError
@@ -39,7 +40,7 @@ options:
 With --head-lines/--tail-lines and several files, each file gets a
 "==> FILE <==" header, as head and tail print. Binary files (a NUL byte in the
 first 8 KiB) are not printed: one line on stdout says what they are and their
-size. Only what is printed is read: a head window stops after its lines, a tail
+size, and the run records no tokens saved for them (-v says so). Only what is printed is read: a head window stops after its lines, a tail
 window reads a file from its end, and memory stays small for any input (pipes
 and devices included). A file that cannot be read is reported the way cat does
 (exit status 1) and the others are still printed. What a level removed is
@@ -167,8 +168,15 @@ def _one(
     inp = _window.Input(f)
     sniffed = _window.read_some(f, _window.SNIFF)
     if is_binary(sniffed):
-        o.raw(sniffed)
-        o.write(header + _binary_line(name, inp, sniffed))
+        # Bytes that would never have been text are no saving: the line printed counts as the plain command's
+        # output too, so the run records 0 tokens saved.
+        line = header + _binary_line(name, inp, sniffed)
+        o.raw(line)
+        o.write(line)
+        if options.verbose:
+            sys.stdout.flush()
+            print(f"rtk: read: {name}: binary input, recorded as 0 tokens saved (not text an agent would read)",
+                  file=sys.stderr)  # fmt: skip
         return
     first = 1
     body: Iterator[bytes]
@@ -195,6 +203,7 @@ def _one(
         body = _chain(got, _window.chunks(f))
     else:
         body = _window.chunks(f, sniffed)
+    o.raw(header)  # head and tail print the same "==> FILE <==" headers
     o.write(header)
     if level != "none":
         kept: list[bytes] = []

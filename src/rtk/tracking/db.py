@@ -14,6 +14,7 @@ import sys
 import time
 
 from rtk import config, paths, tracking
+from rtk.tracking import foreign
 from rtk.tracking.migrations import migrate
 
 BUSY_TIMEOUT_MS = 5000
@@ -70,6 +71,8 @@ def _open(path: str) -> sqlite3.Connection:
     db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     try:
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if not new and foreign.is_foreign(db):
+            db = foreign.adopt(db, path)
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
         migrate(db)

@@ -141,3 +141,14 @@ def migrate(db: sqlite3.Connection, upto: str | None = None) -> list[str]:
         if m.__name__ == upto:
             break
     return ran
+
+
+def create_in_transaction(db: sqlite3.Connection) -> None:
+    """Apply every migration inside the caller's open transaction (a schema made from nothing)."""
+    applied(db)
+    for m in MIGRATIONS:
+        m(db)
+        db.execute(
+            "INSERT INTO _rtk_migrations (name, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))",
+            (m.__name__,),
+        )
