@@ -69,6 +69,20 @@ def test_env_url_password_masked_in_the_baseline() -> None:
     assert p.returncode == 0 and b"Pw0rd9" not in p.stdout and b"postgres://app:****@db/prod" in p.stdout
 
 
+def test_env_lines_that_are_not_name_value_are_masked_too() -> None:
+    # A first line the listing reader does not take (a name env accepts but a shell could not)
+    # used to make the filter give up, and the raw output printed the password in clear.
+    from rtk.filters.files.env import env
+
+    out = "weird name=postgres://app:Pw0rd9@db/prod\nA=1\nAPI_TOKEN=tok_live_123456\n"
+    res = env(["env"], out, 0)
+    assert "Pw0rd9" not in res.text and "tok_live_123456" not in res.text
+    assert res.baseline is not None and "Pw0rd9" not in res.baseline and "tok_live_123456" not in res.baseline
+    assert "weird name=postgres://app:****@db/prod" in res.text and "A=1" in res.text
+    only = env(["env"], "not a listing: postgres://app:Pw0rd9@db/prod\n", 0)
+    assert only.text == only.baseline == "not a listing: postgres://app:****@db/prod\n"
+
+
 # --- grep / rg: the user's command had no -n -H ---------------------------------------------
 
 

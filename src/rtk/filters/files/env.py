@@ -73,7 +73,10 @@ def _valid_name(name: str) -> bool:
 
 
 def env(argv: list[str], output: str, exit_code: int) -> Filtered:
+    from rtk.tracking.mask import mask
+
     entries: list[tuple[str, str]] = []
+    lead: list[str] = []  # lines before the first NAME=value (a message): shown first, masked
     for ln in split_lines(output):
         name, eq, value = ln.partition("=")
         if eq and _valid_name(name):
@@ -82,8 +85,13 @@ def env(argv: list[str], output: str, exit_code: int) -> Filtered:
             # a value with newlines (exported shell functions, multi-line strings)
             entries[-1] = (entries[-1][0], entries[-1][1] + "\n" + ln)
         else:
-            raise Unrecognized(f"not a NAME=value line: {ln[:40]!r}")
-    from rtk.tracking.mask import mask
+            lead.append(mask(ln))
+    if not entries:
+        if not lead:
+            raise Unrecognized("no output")
+        # Not a listing: still never print a credential in clear (masking is not a compression).
+        text = "".join(ln + "\n" for ln in lead)
+        return Filtered(text, 0, text)
 
     out: list[str] = []
     masked = 0
@@ -121,10 +129,12 @@ def env(argv: list[str], output: str, exit_code: int) -> Filtered:
         notes.append(f"{', '.join(folded)} folded")
     if deduped:
         notes.append(f"{deduped} repeated path entries dropped")
-    body = "\n".join(out) + "\n"
+    body = "".join(ln + "\n" for ln in lead) + "\n".join(out) + "\n"
     with_notes = body + "[" + "; ".join(notes) + "]\n"
     # Masking is not a compression: the never-worse baseline is the listing in its own order, masked.
-    baseline = "".join(f"{n}={MASK if v and is_secret(n) else mask(v)}\n" for n, v in entries)
+    baseline = "".join(ln + "\n" for ln in lead) + "".join(
+        f"{n}={MASK if v and is_secret(n) else mask(v)}\n" for n, v in entries
+    )
     # The summary is a courtesy: never let it push the output back to the baseline.
     text = with_notes if (len(with_notes) + 3) // 4 < (len(baseline) + 3) // 4 else body
     return Filtered(text, 0, baseline)
