@@ -120,11 +120,26 @@ def test_json_with_comments_is_not_touched(capsys: pytest.CaptureFixture[str]) -
     assert init("--agent", "claude", "-g") == 1
     out = capsys.readouterr().out
     assert "not valid JSON" in out and "not touched" in out
-    assert "rtk is only partly set up for Claude Code (global): not written: ~/.claude/settings.json" in out
+    assert "rtk is not set up for Claude Code (global): nothing could be written" in out
     assert "rtk is set up" not in out
     assert '"PreToolUse"' in out and registry.rtk_command() in out  # the snippet to add by hand
     assert (d / "settings.json").read_bytes() == original
-    assert (d / "CLAUDE.md").exists()  # the other file is still set up
+    # Without the hook, a CLAUDE.md saying commands go through rtk would be untrue: it is not written either.
+    assert "~/.claude/CLAUDE.md: not written either" in out
+    assert not (d / "CLAUDE.md").exists()
+    assert init("--uninstall", "-g") == 0 and "nothing installed by rtk init" in capsys.readouterr().out
+
+
+def test_json_with_comments_in_one_agent_keeps_the_other_agents_files(capsys: pytest.CaptureFixture[str]) -> None:
+    d = home() / ".claude"
+    d.mkdir()
+    (d / "settings.json").write_bytes(b'{\n  // mine\n}\n')
+    (d / "CLAUDE.md").write_bytes(b"# my notes\n")
+    assert init("--agent", "claude", "--agent", "gemini", "-g") == 1
+    out = capsys.readouterr().out
+    assert (d / "CLAUDE.md").read_bytes() == b"# my notes\n"
+    assert "hook gemini" in (home() / ".gemini" / "settings.json").read_text()
+    assert "rtk is set up for Gemini CLI (global)" in out
 
 
 def test_read_only_settings_file_is_a_one_line_error_and_nothing_is_written(capsys: pytest.CaptureFixture[str]) -> None:
