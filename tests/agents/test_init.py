@@ -381,3 +381,29 @@ def test_settings_of_unexpected_shape_never_crash_and_uninstall_restores_them(
         out, err = capsys.readouterr()
         assert "Traceback" not in out + err
         assert target.read_bytes() == original, doc
+
+
+def test_offer_names_the_scope_and_every_path(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (home() / ".gemini").mkdir()
+    assert init() == 0  # project scope (the current directory), not a TTY: offers only
+    out = capsys.readouterr().out
+    assert f"scope: project {tmp_path}" in out
+    assert f"gemini    {tmp_path / '.gemini' / 'settings.json'}" in out
+    assert list(tmp_path.iterdir()) == []
+    assert init("-g") == 0
+    out = capsys.readouterr().out
+    assert "scope: global (your home)" in out and "gemini    ~/.gemini/settings.json" in out
+
+
+def test_project_files_are_never_written_into_home_itself(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rtk.errors import UsageError
+
+    monkeypatch.chdir(home())
+    with pytest.raises(UsageError, match="is your home directory"):
+        init("--agent", "claude")
+    with pytest.raises(UsageError, match="is your home directory"):
+        init("--project", str(home()), "--yes")
+    assert not (home() / "CLAUDE.md").exists() and not (home() / ".claude").exists()
+    assert init("--agent", "claude", "-g") == 0  # --global is the way

@@ -61,17 +61,28 @@ def main(args: list[str]) -> int:
         return show(run=True)
     if ns.uninstall:
         return _uninstall(ns, scope)
+    if not ns.is_global and _same_dir(root, os.path.expanduser("~")):
+        raise UsageError(f"init: {root} is your home directory, not a project; use --global for a user-wide "
+                         "set-up, or run rtk init in a project directory")  # fmt: skip
     chosen = [registry.BY_NAME[a] for a in dict.fromkeys(ns.agent)]
     if not chosen:
-        chosen = _offer(ns)
+        chosen = _offer(ns, scope)
         if not chosen:
             return 0 if registry.detect() else 1
     return _install(chosen, scope, ns)
 
 
-def _offer(ns: argparse.Namespace) -> list[Integration]:
+def _same_dir(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _offer(ns: argparse.Namespace, scope: Scope) -> list[Integration]:
     from rtk.agents import registry
-    from rtk.agents._install import say
+    from rtk.agents._artifacts import Options
+    from rtk.agents._install import say, short
 
     found = registry.detect()
     if not found:
@@ -81,6 +92,11 @@ def _offer(ns: argparse.Namespace) -> list[Integration]:
     say("detected:")
     for integ, why in found:
         say(f"  {integ.name:<9} {integ.title} ({why})")
+    where = "global (your home)" if scope.is_global else f"project {short(scope.root)}"
+    say(f"scope: {where}{'' if scope.is_global else '; --global for a user-wide set-up'}; files it would write:")
+    for integ, _ in found:
+        paths = dict.fromkeys(short(a.path) for a in integ.artifacts(scope, Options(registry.rtk_command())))
+        say(f"  {integ.name:<9} {', '.join(paths)}")
     names = " ".join(f"--agent {i.name}" for i, _ in found)
     if ns.yes:
         return [i for i, _ in found]
@@ -88,7 +104,8 @@ def _offer(ns: argparse.Namespace) -> list[Integration]:
         say(f"to set them up: rtk init {names}{' --global' if ns.is_global else ''}")
         return []
     try:
-        answer = input(f"set up rtk for {', '.join(i.name for i, _ in found)}? [y/N] ")
+        scope_word = "globally" if scope.is_global else f"in {short(scope.root)}"
+        answer = input(f"set up rtk for {', '.join(i.name for i, _ in found)} {scope_word}? [y/N] ")
     except EOFError:
         answer = ""
     return [i for i, _ in found] if answer.strip().lower() in ("y", "yes") else []
