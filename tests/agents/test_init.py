@@ -133,7 +133,7 @@ def test_json_with_comments_is_not_touched(capsys: pytest.CaptureFixture[str]) -
 def test_json_with_comments_in_one_agent_keeps_the_other_agents_files(capsys: pytest.CaptureFixture[str]) -> None:
     d = home() / ".claude"
     d.mkdir()
-    (d / "settings.json").write_bytes(b'{\n  // mine\n}\n')
+    (d / "settings.json").write_bytes(b"{\n  // mine\n}\n")
     (d / "CLAUDE.md").write_bytes(b"# my notes\n")
     assert init("--agent", "claude", "--agent", "gemini", "-g") == 1
     out = capsys.readouterr().out
@@ -407,3 +407,20 @@ def test_project_files_are_never_written_into_home_itself(
         init("--project", str(home()), "--yes")
     assert not (home() / "CLAUDE.md").exists() and not (home() / ".claude").exists()
     assert init("--agent", "claude", "-g") == 0  # --global is the way
+
+
+def test_uninstall_in_a_project_names_the_global_installation(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert init("--agent", "claude", "--agent", "gemini", "-g") == 0
+    capsys.readouterr()
+    assert init("--uninstall") == 0
+    out = capsys.readouterr().out
+    assert f"nothing installed by rtk init here ({tmp_path})" in out
+    line = "found a global installation (claude, gemini); to remove it: rtk init --uninstall --global --agent claude --agent gemini"
+    assert line in out
+    assert init("--uninstall", "--global", "--agent", "claude", "--agent", "gemini") == 0
+    assert not (home() / ".claude" / "settings.json").exists()  # rtk created it: removed
+    capsys.readouterr()
+    assert init("--uninstall") == 0
+    assert "found a" not in capsys.readouterr().out

@@ -152,5 +152,32 @@ def _uninstall(ns: argparse.Namespace, scope: Scope) -> int:
         chosen = [registry.BY_NAME[n] for n in names if n in registry.BY_NAME]
         if not chosen:
             say(f"rtk init: nothing installed by rtk init here ({'global' if scope.is_global else label})")
+            for line in _elsewhere(m, scope):
+                say(line)
             return 0
     return _install.uninstall([(i, scope, None) for i in chosen], dry_run=ns.dry_run)
+
+
+def _elsewhere(m: object, scope: Scope) -> list[str]:
+    """The installations in the other scope(s), each with the exact command that removes it."""
+    import shlex
+
+    from rtk.agents._install import short
+
+    installs: dict[str, dict[str, str]] = getattr(m, "installs", {})
+    by_place: dict[str, list[str]] = {}
+    for r in installs.values():
+        glob = r["scope"] == "global"
+        if glob == scope.is_global and (glob or r["root"] == scope.label):
+            continue
+        by_place.setdefault("" if glob else r["root"], []).append(r["agent"])
+    out = []
+    for root, agents in sorted(by_place.items()):
+        flags = " ".join(f"--agent {a}" for a in sorted(set(agents)))
+        if not root:
+            out.append(f"  found a global installation ({', '.join(sorted(set(agents)))}); "
+                       f"to remove it: rtk init --uninstall --global {flags}")  # fmt: skip
+        else:
+            out.append(f"  found a project installation in {short(root)} ({', '.join(sorted(set(agents)))}); "
+                       f"to remove it: rtk init --uninstall --project {shlex.quote(root)} {flags}")  # fmt: skip
+    return out
