@@ -424,3 +424,12 @@ def test_uninstall_in_a_project_names_the_global_installation(
     capsys.readouterr()
     assert init("--uninstall") == 0
     assert "found a" not in capsys.readouterr().out
+
+
+def test_project_claude_md_is_true_for_teammates_without_rtk(tmp_path: Path) -> None:
+    assert init("--agent", "claude") == 0
+    md = (tmp_path / "CLAUDE.md").read_text()
+    assert "Shell commands here go through rtk" not in md  # untrue for a teammate without the personal hook
+    assert "when it does not, rtk is not installed for you" in md
+    assert init("--agent", "claude", "-g") == 0
+    assert "Shell commands here go through rtk" in (home() / ".claude" / "CLAUDE.md").read_text()  # personal file
