@@ -433,3 +433,13 @@ def test_project_claude_md_is_true_for_teammates_without_rtk(tmp_path: Path) -> 
     assert "when it does not, rtk is not installed for you" in md
     assert init("--agent", "claude", "-g") == 0
     assert "Shell commands here go through rtk" in (home() / ".claude" / "CLAUDE.md").read_text()  # personal file
+
+
+def test_uninstall_help_says_to_remove_hooks_before_pip_uninstall(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        init("--uninstall", "--help")
+    assert e.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "before pip uninstall" in out and "BEFORE pip uninstall, or the agents keep calling a command" in out
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text().split())
+    assert "`rtk init --uninstall --global`) *before* `pip uninstall" in readme

@@ -24,7 +24,9 @@ agents: claude, vscode, copilot, cursor, gemini, codex, qwen, droid (hooks that 
         refuses a command rtk can shorten and names the rtk form, one extra model turn each).
 Project scope (default) writes into the current directory; --global into your home.
 Hooks approve a rewritten command only where your rules allow it: Claude Code's settings,
-or [hooks] allow/ask/deny in rtk's config for the other agents (see docs/agents.md)."""
+or [hooks] allow/ask/deny in rtk's config for the other agents (see docs/agents.md).
+Uninstalling rtk: run rtk init --uninstall (per scope; --global for the user-wide set-up)
+BEFORE pip uninstall, or the agents keep calling a command that no longer exists."""
 
 
 def parser() -> argparse.ArgumentParser:
@@ -36,7 +38,7 @@ def parser() -> argparse.ArgumentParser:
     scope.add_argument("--project", metavar="DIR", help="project directory (default: the current one)")
     p.add_argument("--dry-run", "-n", action="store_true", help="print every change, write nothing")
     p.add_argument("--show", action="store_true", help="what is installed where, and whether it works")
-    p.add_argument("--uninstall", action="store_true", help="remove what rtk init wrote")
+    p.add_argument("--uninstall", action="store_true", help="remove what rtk init wrote (do this before pip uninstall)")
     p.add_argument("--block", action="store_true", help="cline/windsurf/kiro: also install the suggesting hook")
     p.add_argument("--yes", "-y", action="store_true", help="set up every detected agent without asking")
     return p
