@@ -35,7 +35,7 @@ def main(args: list[str]) -> int:
     p = argparse.ArgumentParser(prog="rtk doctor", description=__doc__)
     p.add_argument("--agent", "-a", action="append", default=[], metavar="NAME")
     ns = p.parse_args(args)
-    from rtk.agents import _status, registry
+    from rtk.agents import _install, _status, registry
     from rtk.errors import UsageError
 
     for a in ns.agent:
@@ -58,7 +58,7 @@ def main(args: list[str]) -> int:
                 failed += bool(ns.agent)
             for path, cmd in found:
                 why = _status.command_problem(cmd) if cmd and cmd != path else ""
-                print(f"  hook registered: yes, not recorded by rtk init ({_status.short(path)})")
+                print(f"  hook registered: yes, not recorded by rtk init ({_install.short(path)})")
                 print(f"  command  {cmd or '(unreadable)'}: {why or 'exists'}")
                 if why:
                     print(f"    ! the agent runs a command that no longer exists; rtk init --agent {integ.name} "
