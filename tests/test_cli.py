@@ -113,3 +113,21 @@ ODD = b"\xff".decode("utf-8", "surrogateescape")  # a byte that is not UTF-8, as
 def test_odd_argument_lists_get_an_error_line_or_run(args: list[str], tmp_path: Path) -> None:
     p = subprocess.run(rtk_argv(*args), capture_output=True, timeout=60, cwd=tmp_path, stdin=subprocess.DEVNULL)
     assert b"Traceback" not in p.stderr and b"internal error" not in p.stderr, p.stderr
+
+
+def test_a_typo_of_an_rtk_command_gets_a_suggestion_and_127(tmp_path: Path) -> None:
+    p = run("gian", cwd=tmp_path)
+    assert p.returncode == 127
+    assert p.stderr.strip() == "rtk: command not found: gian (did you mean rtk gain?)"
+    assert run("discovr").stderr.strip() == "rtk: command not found: discovr (did you mean rtk discover?)"
+    # A real tool of that name on PATH runs as always.
+    bindir = stub_tool(tmp_path, "gian", "echo real gian")
+    p = run("gian", env={**os.environ, "PATH": path_with(bindir)})
+    assert p.returncode == 0 and "real gian" in p.stdout
+
+
+def test_an_unknown_flag_before_the_tool_is_a_usage_line() -> None:
+    p = run("-u")
+    assert p.returncode == 2
+    assert "rtk: unknown option -u" in p.stderr and "usage: rtk [global options] <tool>" in p.stderr
+    assert "command not found" not in p.stderr

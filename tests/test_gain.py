@@ -77,7 +77,7 @@ def test_since_and_periods() -> None:
     rec("old2", "x", 10, 5, ts="2026-11-07T10:00:00Z")  # the Saturday of the same week
     rec("ancient", "x", 10, 5, ts="2026-01-04T10:00:00Z")  # beyond the 90-day retention
     rec("new", "x", 30, 5)
-    data = json.loads(gain("--all", "-f", "json").stdout)
+    data = json.loads(gain("--all-breakdowns", "-f", "json").stdout)  # was --all, now the every-project flag
     weeks = [w["period"] for w in data["weekly"]]
     assert weeks[0] == "2026-11-01" and data["weekly"][0]["commands"] == 2
     assert next(m["period"] for m in data["monthly"]) == "2026-11"
@@ -130,3 +130,16 @@ def test_failures_report_lists_fact_guard_restorations_per_filter() -> None:
 def test_help(flag: str) -> None:
     p = gain(flag)
     assert p.returncode == 0 and "--graph" in p.stdout and "ceil(chars/4)" in p.stdout
+
+
+def test_scope_flags_are_the_same_as_the_history_commands() -> None:
+    """--project DIR, --all (every project) and --since all, as in discover, session, learn and cc-economics."""
+    rec("a", "x", 10, 5, project="/work/one")
+    rec("b", "x", 10, 5, project="/work/one/sub")
+    rec("c", "x", 10, 5, project="/work/two")
+    total = lambda *a: json.loads(gain(*a, "-f", "json").stdout)["summary"]["total_commands"]  # noqa: E731
+    assert total("--project", "/work/one") == 2
+    assert total("--all") == 3 and total("--since", "all") == 3 and total("--all", "--since", "all") == 3
+    p = gain("--all", "--project", "/work/one")
+    assert p.returncode == 2 and "not allowed with argument" in p.stderr
+    assert "YYYY-MM-DD or all" in gain("--since", "yesterday").stderr

@@ -77,11 +77,54 @@ def main(argv: list[str] | None = None) -> int:
 
         mod = importlib.import_module(entry[0])
         return guarded(lambda: int(mod.main(args[1:])), options.verbose)
+    if name.startswith("-"):
+        print(f"rtk: unknown option {name} (rtk's own options go before the tool: -v, --ultra-compact, "
+              "--skip-env, --version, --help)\nusage: rtk [global options] <tool> [args...]; rtk --help "
+              "lists rtk's commands", file=sys.stderr)  # fmt: skip
+        return 2
+    near = _near_command(name)
+    if near and not _on_path(name):
+        print(f"rtk: command not found: {name} (did you mean rtk {near}?)", file=sys.stderr)
+        return 127
     if os.environ.get("RTK_DISABLED") == "1":
         return _exec_raw(args)
     from rtk.run import run_tool
 
     return run_tool(args)
+
+
+def _near_command(word: str) -> str:
+    """rtk's own command one edit (or one swap of neighbours) away from ``word``, or "" (no imports)."""
+    if len(word) < 3:
+        return ""
+    for c in sorted(COMMANDS):
+        if abs(len(c) - len(word)) > 1 or c == word:
+            continue
+        if len(c) == len(word):
+            diff = [i for i in range(len(c)) if c[i] != word[i]]
+            swap = (
+                len(diff) == 2
+                and diff[1] == diff[0] + 1
+                and c[diff[0]] == word[diff[1]]
+                and c[diff[1]] == word[diff[0]]
+            )
+            if len(diff) == 1 or swap:
+                return c
+        else:
+            short_, long_ = (c, word) if len(c) < len(word) else (word, c)
+            if any(long_[:i] + long_[i + 1 :] == short_ for i in range(len(long_))):
+                return c
+    return ""
+
+
+def _on_path(name: str) -> bool:
+    if os.sep in name:
+        return True  # a path: the runner says what is wrong with it
+    for d in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        p = os.path.join(d or ".", name)
+        if os.path.isfile(p) and os.access(p, os.X_OK):
+            return True
+    return False
 
 
 def _daily_check() -> None:

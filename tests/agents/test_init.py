@@ -122,11 +122,26 @@ def test_json_with_comments_is_not_touched(capsys: pytest.CaptureFixture[str]) -
     assert init("--agent", "claude", "-g") == 1
     out = capsys.readouterr().out
     assert "not valid JSON" in out and "not touched" in out
-    assert "rtk is only partly set up for Claude Code (global): not written: ~/.claude/settings.json" in out
+    assert "rtk is not set up for Claude Code (global): nothing could be written" in out
     assert "rtk is set up" not in out
     assert '"PreToolUse"' in out and registry.rtk_command() in out  # the snippet to add by hand
     assert (d / "settings.json").read_bytes() == original
-    assert (d / "CLAUDE.md").exists()  # the other file is still set up
+    # Without the hook, a CLAUDE.md saying commands go through rtk would be untrue: it is not written either.
+    assert "~/.claude/CLAUDE.md: not written either" in out
+    assert not (d / "CLAUDE.md").exists()
+    assert init("--uninstall", "-g") == 0 and "nothing installed by rtk init" in capsys.readouterr().out
+
+
+def test_json_with_comments_in_one_agent_keeps_the_other_agents_files(capsys: pytest.CaptureFixture[str]) -> None:
+    d = home() / ".claude"
+    d.mkdir()
+    (d / "settings.json").write_bytes(b"{\n  // mine\n}\n")
+    (d / "CLAUDE.md").write_bytes(b"# my notes\n")
+    assert init("--agent", "claude", "--agent", "gemini", "-g") == 1
+    out = capsys.readouterr().out
+    assert (d / "CLAUDE.md").read_bytes() == b"# my notes\n"
+    assert "hook gemini" in (home() / ".gemini" / "settings.json").read_text()
+    assert "rtk is set up for Gemini CLI (global)" in out
 
 
 def test_read_only_settings_file_is_a_one_line_error_and_nothing_is_written(capsys: pytest.CaptureFixture[str]) -> None:
@@ -368,3 +383,65 @@ def test_settings_of_unexpected_shape_never_crash_and_uninstall_restores_them(
         out, err = capsys.readouterr()
         assert "Traceback" not in out + err
         assert target.read_bytes() == original, doc
+
+
+def test_offer_names_the_scope_and_every_path(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    (home() / ".gemini").mkdir()
+    assert init() == 0  # project scope (the current directory), not a TTY: offers only
+    out = capsys.readouterr().out
+    assert f"scope: project {tmp_path}" in out
+    assert f"gemini    {tmp_path / '.gemini' / 'settings.json'}" in out
+    assert list(tmp_path.iterdir()) == []
+    assert init("-g") == 0
+    out = capsys.readouterr().out
+    assert "scope: global (your home)" in out and "gemini    ~/.gemini/settings.json" in out
+
+
+def test_project_files_are_never_written_into_home_itself(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rtk.errors import UsageError
+
+    monkeypatch.chdir(home())
+    with pytest.raises(UsageError, match="is your home directory"):
+        init("--agent", "claude")
+    with pytest.raises(UsageError, match="is your home directory"):
+        init("--project", str(home()), "--yes")
+    assert not (home() / "CLAUDE.md").exists() and not (home() / ".claude").exists()
+    assert init("--agent", "claude", "-g") == 0  # --global is the way
+
+
+def test_uninstall_in_a_project_names_the_global_installation(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert init("--agent", "claude", "--agent", "gemini", "-g") == 0
+    capsys.readouterr()
+    assert init("--uninstall") == 0
+    out = capsys.readouterr().out
+    assert f"nothing installed by rtk init here ({tmp_path})" in out
+    line = "found a global installation (claude, gemini); to remove it: rtk init --uninstall --global --agent claude --agent gemini"
+    assert line in out
+    assert init("--uninstall", "--global", "--agent", "claude", "--agent", "gemini") == 0
+    assert not (home() / ".claude" / "settings.json").exists()  # rtk created it: removed
+    capsys.readouterr()
+    assert init("--uninstall") == 0
+    assert "found a" not in capsys.readouterr().out
+
+
+def test_project_claude_md_is_true_for_teammates_without_rtk(tmp_path: Path) -> None:
+    assert init("--agent", "claude") == 0
+    md = (tmp_path / "CLAUDE.md").read_text()
+    assert "Shell commands here go through rtk" not in md  # untrue for a teammate without the personal hook
+    assert "when it does not, rtk is not installed for you" in md
+    assert init("--agent", "claude", "-g") == 0
+    assert "Shell commands here go through rtk" in (home() / ".claude" / "CLAUDE.md").read_text()  # personal file
+
+
+def test_uninstall_help_says_to_remove_hooks_before_pip_uninstall(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        init("--uninstall", "--help")
+    assert e.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "before pip uninstall" in out and "BEFORE pip uninstall, or the agents keep calling a command" in out
+    readme = " ".join((Path(__file__).parents[2] / "README.md").read_text().split())
+    assert "`rtk init --uninstall --global`) *before* `pip uninstall" in readme

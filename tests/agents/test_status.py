@@ -194,3 +194,29 @@ def test_git_status_with_a_fresh_marker_loads_nothing_of_the_integrations(tmp_pa
     mods = loaded(tmp_path, "git", "status")
     assert not {m for m in mods if m.startswith("rtk.agents")}
     assert not mods & FORBIDDEN
+
+
+def test_doctor_finds_an_unrecorded_hook_whose_command_is_gone(capsys: pytest.CaptureFixture[str]) -> None:
+    """rtk uninstalled (pip uninstall, data dir gone) while the agent still calls it: doctor says so."""
+    import shutil
+
+    init_cmd.main(["--agent", "claude", "-g"])
+    shutil.rmtree(home() / ".local" / "share" / "rtk")  # no manifest any more
+    settings = home() / ".claude" / "settings.json"
+    settings.write_text(settings.read_text().replace(str(Path(rtk_bin()) / "rtk"), "/opt/gone/bin/rtk"))
+    capsys.readouterr()
+    assert doctor.main(["--agent", "claude"]) == 1
+    out = capsys.readouterr().out
+    assert "hook registered: yes, not recorded by rtk init (~/.claude/settings.json)" in out
+    assert "/opt/gone/bin/rtk does not exist or is not executable" in out
+
+
+def test_doctor_samples_are_cut_at_a_word_boundary() -> None:
+    from rtk.agents._status import clip
+
+    sample = '{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}'
+    cut = clip(sample, 60)
+    assert cut.endswith("…") and len(cut) <= 60
+    kept = cut[:-1]
+    assert sample.startswith(kept) and not sample[len(kept)].isalnum()  # never mid-word
+    assert clip("short", 60) == "short"

@@ -11,14 +11,18 @@ from rtk.agents.registry import awareness, rules_text
 from rtk.filters import FAMILIES
 
 
-@pytest.mark.parametrize("text", [awareness(), rules_text()], ids=["awareness", "rules"])
+@pytest.mark.parametrize(
+    "text", [awareness(), awareness(shared=True), rules_text()], ids=["awareness", "shared", "rules"]
+)
 def test_text_is_at_most_15_lines(text: str) -> None:
     assert len(text.splitlines()) <= 15
     assert "rtk proxy" in text and "[rtk] full output:" in text  # how to get raw output back
     assert "rtk read FILE --lines A-B" in text  # exact lines behind a fold (issue 15)
 
 
-@pytest.mark.parametrize("text", [awareness(), rules_text()], ids=["awareness", "rules"])
+@pytest.mark.parametrize(
+    "text", [awareness(), awareness(shared=True), rules_text()], ids=["awareness", "shared", "rules"]
+)
 def test_every_covered_tool_is_covered(text: str) -> None:
     listed = re.search(r"Covered: (.*?)\.\n", text, re.S)
     assert listed is not None
@@ -28,7 +32,7 @@ def test_every_covered_tool_is_covered(text: str) -> None:
 
 
 def test_commands_named_in_the_texts_exist() -> None:
-    for text in (awareness(), rules_text()):
+    for text in (awareness(), awareness(shared=True), rules_text()):
         for cmd in re.findall(r"`rtk (\w+)", text):
             assert cmd in COMMANDS or cmd in FAMILIES, cmd
 

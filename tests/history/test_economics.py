@@ -113,3 +113,24 @@ def test_rtk_savings_and_reruns_beside_spend(tmp_path: Path, monkeypatch: pytest
     # negative savings are reported as such
     track("ls", "ls", 10, 40, iso(start + 30)[:19] + "Z", "/work/demo")
     assert econ()["rtk"][0]["saved_tokens"] == 1770
+
+
+def test_no_usage_on_the_days_rtk_saved_is_not_worth_0_dollars(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    homes(tmp_path, monkeypatch)  # no Claude Code transcript at all
+    track("git log -5", "git-log", 2000, 200, iso(time.time() - 3600)[:19] + "Z", "/work/demo")
+    d = econ()
+    (row,) = d["rtk"]
+    assert row["saved_tokens"] == 1800 and row["value"] is None and d["totals"]["value"] is None
+    out = rtk("cc-economics", "--all").stdout
+    assert "$0.00" not in out
+    assert "net: rtk kept about 1,800 tokens out of the context (no Claude Code usage on those days" in out
+
+
+@pytest.mark.parametrize("cmd", ["gain", "discover", "session", "learn", "cc-economics"])
+def test_every_report_takes_the_same_scope_flags(cmd: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    homes(tmp_path, monkeypatch)
+    for flags in (["--all"], ["--since", "all"], ["--project", str(tmp_path)], ["-p"], ["--all", "--since", "7d"]):
+        p = rtk(cmd, *flags, cwd=tmp_path)
+        assert p.returncode == 0, (flags, p.stderr)
+    p = rtk(cmd, "--all", "--project", str(tmp_path), cwd=tmp_path)
+    assert p.returncode != 0 and "Traceback" not in p.stderr

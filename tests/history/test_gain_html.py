@@ -162,3 +162,14 @@ def test_page_renders_in_headless_chromium(tmp_path: Path, monkeypatch: pytest.M
     assert count_color(rows, w, bpp, GREEN) > 3000  # savings and adoption bars
     assert count_color(rows, w, bpp, RED) > 20  # git-log saves negative: a red bar
     assert count_color(rows, w, bpp, GREY) > 500  # raw commands in the adoption chart
+
+
+def test_header_states_the_period_of_each_chart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seed(tmp_path, monkeypatch)
+    header = write_page(tmp_path).split("<header>")[1].split("</header>")[0]
+    ninety = time.strftime("%Y-%m-%d", time.gmtime(time.time() - 90 * 86400))
+    first = time.strftime("%Y-%m-%d", time.gmtime(time.time() - 21 * 86400))
+    assert "all projects · savings charts: every recorded run (" + first in header
+    assert f"adoption and re-runs: sessions since {ninety} (the last 90 days; --since sets both)" in header
+    header = write_page(tmp_path, "--since", "2025-01-01").split("<header>")[1].split("</header>")[0]
+    assert "savings charts: since 2025-01-01" in header and "adoption and re-runs: sessions since 2025-01-01" in header

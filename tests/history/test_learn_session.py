@@ -68,9 +68,9 @@ def test_learn_rules_kinds_and_masking(tmp_path: Path, monkeypatch: pytest.Monke
 
 def test_learn_write_is_idempotent_and_keeps_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     claude, _ = homes(tmp_path, monkeypatch)
-    claude_session(claude, steps_with_mistakes())
     proj = tmp_path / "proj"
     proj.mkdir()
+    claude_session(claude, steps_with_mistakes(), cwd=str(proj))
     (proj / "AGENTS.md").write_text("# Agents\n\nBe careful.\n")
     p = rtk("learn", "--all", "--since", "all", "--write", cwd=proj)
     assert p.returncode == 0 and "added 3 rule(s) to AGENTS.md" in p.stdout
@@ -90,8 +90,26 @@ def test_learn_write_is_idempotent_and_keeps_the_file(tmp_path: Path, monkeypatc
     # with no instructions file at all: CLAUDE.md is created
     other = tmp_path / "other"
     other.mkdir()
+    claude_session(claude, steps_with_mistakes()[:2], cwd=str(other), session="0c0ffee0-0000-4000-8000-000000000002")
     rtk("learn", "--all", "--since", "all", "--write", cwd=other)
     assert "<!-- rtk learn: begin" in (other / "CLAUDE.md").read_text()
+
+
+def test_learn_write_keeps_to_this_projects_sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--all shows every project's rules, but --write only writes those learnt in this project, and lists them."""
+    install_real(tmp_path, monkeypatch)  # the real Codex correction (node_modules paths) ran in another project
+    claude, _ = homes(tmp_path, monkeypatch)
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    claude_session(claude, steps_with_mistakes()[:2], cwd=str(proj), session="0c0ffee0-0000-4000-8000-0000000000aa")
+    p = rtk("learn", "--all", "--since", "all", "--write", cwd=proj)
+    assert p.returncode == 0, p.stderr
+    text = (proj / "CLAUDE.md").read_text()
+    assert "- `git` does not accept `comit`; use `commit`" in text
+    assert "node_modules" not in text
+    assert "added 1 rule(s) to CLAUDE.md" in p.stdout and "  + `git` does not accept `comit`; use `commit`" in p.stdout
+    assert "not written: 1 rule(s) learnt only from other projects' sessions" in p.stdout
+    assert "node_modules/opencode-ai" in p.stdout  # still shown in the report
 
 
 def test_session_on_real_transcripts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -182,18 +182,32 @@ class Plan:
     def __init__(self) -> None:
         self.changes: list[Change] = []
         self.installs: list[tuple[Integration, Scope, Options, list[Artifact]]] = []
+        self.withheld: list[Artifact] = []  # not written because the same agent's hook could not be
 
     def errors(self) -> list[Change]:
         return [c for c in self.changes if c.error]
 
 
 def plan_install(items: list[tuple[Integration, Scope, Options]]) -> Plan:
+    """Every change; an agent whose hook file cannot be edited gets none of its other files either
+    (a CLAUDE.md saying commands go through rtk while no hook sends them there would be untrue)."""
+    plan = _plan([(i, s, o, i.artifacts(s, o)) for i, s, o in items])
+    bad = {c.path for c in plan.errors()}
+    withheld = [a for _i, _s, _o, arts in plan.installs if any(a.hook and a.path in bad for a in arts)
+                for a in arts if not a.hook and a.path not in bad]  # fmt: skip
+    if not withheld:
+        return plan
+    ids = {id(a) for a in withheld}
+    again = _plan([(i, s, o, [a for a in arts if id(a) not in ids]) for i, s, o, arts in plan.installs])
+    again.installs = plan.installs
+    again.withheld = withheld
+    return again
+
+
+def _plan(installs: list[tuple[Integration, Scope, Options, list[Artifact]]]) -> Plan:
     plan = Plan()
-    arts: list[Artifact] = []
-    for integ, scope, opts in items:
-        mine = integ.artifacts(scope, opts)
-        plan.installs.append((integ, scope, opts, mine))
-        arts += mine
+    plan.installs = installs
+    arts = [a for _i, _s, _o, mine in installs for a in mine]
     for path, group_arts in group(arts).items():
         c = load(path, group_arts)
         if c.error:
@@ -223,6 +237,9 @@ def show_plan(plan: Plan, dry_run: bool) -> None:
             verb = "create" if c.before is None else "delete" if c.after is None else "modify"
             say(f"would {verb}  {where(c.path)}  ({'; '.join(a.describe() for a in c.arts)})")
             say(c.diff().rstrip("\n"))
+    for a in plan.withheld:
+        say(f"rtk: {short(a.path)}: not {'to be ' if dry_run else ''}written either: without the hook "
+            f"it would say something untrue ({a.describe()})")  # fmt: skip
 
 
 def check_writable(plan: Plan) -> list[str]:
@@ -270,8 +287,9 @@ def install(items: list[tuple[Integration, Scope, Options]], dry_run: bool = Fal
         rec["sha256"] = sha256(c.after) if c.after is not None else None  # what rtk is about to write
         m.dirs.extend([d for d in missing_dirs(c.path) if d not in m.dirs])
     bad = {c.path for c in plan.errors()}
+    skipped = {id(a) for a in plan.withheld}
     before = {k: m.installs.get(k) for k in (install_key(i.name, sc.label) for i, sc, _, _ in plan.installs)}
-    _record(m, plan, bad, before)
+    _record(m, plan, bad, before, skipped)
     m.save()
     touch_marker()
     bad_write: set[str] = set()
@@ -289,11 +307,11 @@ def install(items: list[tuple[Integration, Scope, Options]], dry_run: bool = Fal
         )
     if bad_write:
         bad |= bad_write
-        _record(m, plan, bad, before)
+        _record(m, plan, bad, before, skipped)
         m.save()
     for integ, scope, _opts, arts in plan.installs:
         where_ = "global" if scope.is_global else short(scope.root)
-        missing = sorted({short(a.path) for a in arts if a.path in bad})
+        missing = sorted({short(a.path) for a in arts if a.path in bad or id(a) in skipped})
         if len(missing) == len({a.path for a in arts}):
             say(f"rtk is not set up for {integ.title} ({where_}): nothing could be written (see above)")
         elif missing:  # never report a set-up that did not happen
@@ -319,7 +337,7 @@ def _forget(m: Manifest, path: str, prior: dict[str, Any] | None) -> None:
         m.files[path] = prior
 
 
-def _record(m: Manifest, plan: Plan, bad: set[str], before: dict[str, Any]) -> None:
+def _record(m: Manifest, plan: Plan, bad: set[str], before: dict[str, Any], skipped: set[int]) -> None:
     """Record every install whose files (but those in ``bad``) hold rtk's part as planned; an install
     with nothing written keeps its ``before`` record (or none)."""
     from rtk import __version__
@@ -327,7 +345,7 @@ def _record(m: Manifest, plan: Plan, bad: set[str], before: dict[str, Any]) -> N
     after = {c.path: c.after for c in plan.changes}
     for integ, scope, opts, arts in plan.installs:
         key = install_key(integ.name, scope.label)
-        done = [a for a in arts if a.path not in bad]
+        done = [a for a in arts if a.path not in bad and id(a) not in skipped]
         if not done:
             if before.get(key) is None:
                 m.installs.pop(key, None)

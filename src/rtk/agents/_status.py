@@ -79,6 +79,28 @@ def command_problem(command: str) -> str:
     return ""
 
 
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters at a word boundary, with "…" when cut."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip(" ,:") + "…"
+
+
+def unrecorded_hooks(integ: Integration, cwd: str) -> list[tuple[str, str]]:
+    """rtk hook entries of ``integ`` that the manifest does not know (global, and the project ``cwd``):
+    (file, registered command or "")."""
+    out = []
+    for scope in (Scope(True, ""), Scope(False, cwd)):
+        for a in integ.artifacts(scope, Options("rtk", block=True)):
+            if a.hook and a.extract(read(a.path)) is not None:
+                executable = getattr(a, "executable", False)
+                cmd = a.path if executable else registered_command(PartState(a, a.path, "ok", True))
+                out.append((a.path, cmd or ""))
+    return out
+
+
 def sample_payload(agent: str, cwd: str, command: str = SAMPLE) -> dict[str, Any]:
     """A shell tool call of ``command`` (``git status``) in the shape ``agent`` sends."""
     cmd = {"command": command}
@@ -127,18 +149,18 @@ def round_trip(integ: Integration, line: str, hook_file: str = "") -> tuple[bool
         ok = p.returncode in (0, 1, 3) and (p.returncode == 1 or out.startswith("rtk "))
         return ok, f"rtk rewrite {SAMPLE!r} -> {out or '(nothing)'} (exit {p.returncode})"
     if p.returncode not in (0, 2) or (p.returncode == 2 and not err):
-        return False, f"exit {p.returncode}: {(err or out)[:200]}"
+        return False, f"exit {p.returncode}: {clip(err or out, 200)}"
     if out:
         try:
             doc = json.loads(out)
         except ValueError:
-            return False, f"stdout is not one JSON object: {out[:200]}"
+            return False, f"stdout is not one JSON object: {clip(out, 200)}"
         if not isinstance(doc, dict):
-            return False, f"stdout is not a JSON object: {out[:200]}"
+            return False, f"stdout is not a JSON object: {clip(out, 200)}"
     rewritten = "rtk " + SAMPLE in out + err
     what = f"rewrites to `rtk {SAMPLE}`" if rewritten else "leaves the command unchanged"
     shown = (out or err or "(no output)").replace("\n", " ")
-    return True, f"{what} (exit {p.returncode}): {shown[:160]}"
+    return True, f"{what} (exit {p.returncode}): {clip(shown, 160)}"
 
 
 def describe_parts(states: list[PartState]) -> list[str]:

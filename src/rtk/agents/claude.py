@@ -47,7 +47,8 @@ def config_dir() -> str:
 
 
 def artifacts(scope: Scope, opts: Options) -> list[Artifact]:
-    """Global: settings.json + CLAUDE.md in ~/.claude; project: .claude/settings.local.json + CLAUDE.md."""
+    """Global: settings.json + CLAUDE.md in ~/.claude; project: .claude/settings.local.json (personal) +
+    CLAUDE.md (shared, so worded to be true for teammates without rtk)."""
     import os
 
     from rtk.agents._artifacts import JsonHook, Section
@@ -59,5 +60,5 @@ def artifacts(scope: Scope, opts: Options) -> list[Artifact]:
     md = os.path.join(d, "CLAUDE.md") if scope.is_global else scope.at("CLAUDE.md")
     return [
         JsonHook(settings, "claude", ("hooks", "PreToolUse"), entry, group={"matcher": "Bash"}),
-        Section(md, awareness()),
+        Section(md, awareness(shared=not scope.is_global)),  # the project's CLAUDE.md is read by the whole team
     ]

@@ -98,9 +98,10 @@ def _template(name: str) -> str:
     return files("rtk.agents").joinpath("templates", name).read_text(encoding="utf-8")
 
 
-def awareness() -> str:
-    """The awareness text (at most 15 lines) for hosts whose hook rewrites commands."""
-    return _template("awareness.md")
+def awareness(shared: bool = False) -> str:
+    """The awareness text (at most 15 lines) for hosts whose hook rewrites commands; ``shared``: the
+    wording for a project file everyone reads, true whether or not rtk is installed for the reader."""
+    return _template("awareness_shared.md" if shared else "awareness.md")
 
 
 def rules_text() -> str:

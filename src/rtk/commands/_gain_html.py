@@ -279,14 +279,26 @@ footer li{margin:3px 0}
 """
 
 
+def periods(report: dict[str, Any], history: dict[str, Any] | None) -> tuple[str, str]:
+    """The period each kind of chart covers: (the tracked savings, the transcripts' adoption and re-runs)."""
+    since = report["scope"]["since"]
+    daily = report.get("daily") or []
+    span = f" ({daily[0]['period']} .. {daily[-1]['period']})" if daily else ""
+    saved = f"since {since[:10]}{span}" if since else f"every recorded run{span}"
+    if history is None:
+        return saved, "not scanned"
+    h_since = history["scope"]["since"]
+    hist = f"sessions since {h_since[:10]}" if h_since else "every session"
+    if h_since and not since:
+        hist += " (the last 90 days; --since sets both)"
+    return saved, hist
+
+
 def render(report: dict[str, Any], history: dict[str, Any] | None, generated: str) -> str:
     s = report["summary"]
-    scope = []
-    if report["scope"]["project"]:
-        scope.append(f"project {report['scope']['project']}")
-    if report["scope"]["since"]:
-        scope.append(f"since {report['scope']['since'][:10]}")
-    scope_txt = ", ".join(scope) or "all projects, all time"
+    where = f"project {report['scope']['project']}" if report["scope"]["project"] else "all projects"
+    saved_period, hist_period = periods(report, history)
+    scope_txt = f"{where} · savings charts: {saved_period} · adoption and re-runs: {hist_period}"
     adoption = history["adoption"] if history else None
     reruns = history["reruns"] if history else []
     rr_runs = sum(r["rtk_runs"] for r in reruns)
@@ -318,8 +330,7 @@ def render(report: dict[str, Any], history: dict[str, Any] | None, generated: st
     hist_scope = ""
     if history is not None:
         src = ", ".join(f"{a}: {f['files']} files" for a, f in sorted(history["sources"].items())) or "no transcripts"
-        since = history["scope"]["since"]
-        hist_scope = f"{history['sessions']} agent sessions ({src}){' since ' + since[:10] if since else ''}"
+        hist_scope = f"{history['sessions']} agent sessions ({src})"
     daily = report.get("daily", [])
     body = [
         "<!DOCTYPE html>",
@@ -332,16 +343,19 @@ def render(report: dict[str, Any], history: dict[str, Any] | None, generated: st
         "<main>",
         f'<div class="kpis">{kpi_html}</div>',
         "<section><h2>Savings over time</h2>"
-        f'<p class="sub">Tokens rtk kept out of the agent\'s context per day, and the running total.</p>{_time_chart(daily)}</section>',
+        f'<p class="sub">Tokens rtk kept out of the agent\'s context per day, and the running total; {_e(saved_period)}.</p>'
+        f"{_time_chart(daily)}</section>",
         "<section><h2>Savings per command</h2>"
-        f'<p class="sub">Top {len(report["by_command"])} filters by tokens saved; the rate is weighted (saved / raw).</p>'
+        f'<p class="sub">Top {len(report["by_command"])} filters by tokens saved; the rate is weighted (saved / raw);'
+        f" {_e(saved_period)}.</p>"
         f"{_command_bars(report['by_command'])}</section>",
         "<section><h2>Adoption over time</h2>"
         f'<p class="sub">Agent shell commands rtk serves, on the days with agent sessions: how many went through rtk.'
-        f" {_e(hist_scope)}</p>"
+        f" {_e(hist_scope)}; {_e(hist_period)}.</p>"
         f"{_adoption_chart(history['daily'] if history else [])}</section>",
         "<section><h2>Re-run signal per filter</h2>"
-        '<p class="sub">Did the agent run the same command again raw, or open the recovery file, right after rtk?</p>'
+        '<p class="sub">Did the agent run the same command again raw, or open the recovery file, right after rtk?'
+        f" {_e(hist_period)}.</p>"
         f"{_rerun_table(reruns, history['rerun_window'] if history else 5)}</section>",
         "</main><footer><ul>",
         "<li>Token figures are estimates: ceil(characters / 4) of the shell output, not billed tokens. Negative savings"

@@ -24,8 +24,10 @@ class Parser(argparse.ArgumentParser):
 
 
 def add_scope_flags(p: argparse.ArgumentParser, since_default: str | None = "30d", all_default: bool = False) -> None:
-    p.add_argument("-p", "--project", metavar="DIR", help="sessions run in DIR or below it (default: this directory)")
-    p.add_argument("-a", "--all", action="store_true", default=all_default, help="every project, not just this one")
+    scope = p.add_mutually_exclusive_group()
+    scope.add_argument("-p", "--project", nargs="?", const=".", metavar="DIR",
+                       help="sessions run in DIR (default: here) or below it (the default scope)")  # fmt: skip
+    scope.add_argument("-a", "--all", action="store_true", default=all_default, help="every project, not just this one")
     default = f" (default {since_default})" if since_default else " (default: all time)"
     p.add_argument(
         "-s", "--since", metavar="WHEN", default=since_default, help=f"7d, 12h, 2w, YYYY-MM-DD or all{default}"

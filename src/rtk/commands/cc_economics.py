@@ -48,9 +48,11 @@ def _parser() -> argparse.ArgumentParser:
         "-w", "--weekly", action="store_const", dest="period", const="weekly", help="per week (Sunday to Saturday)"
     )
     g.add_argument("-m", "--monthly", action="store_const", dest="period", const="monthly", help="per month")
-    p.add_argument(
+    scope = p.add_mutually_exclusive_group()
+    scope.add_argument(
         "-p", "--project", nargs="?", const=".", metavar="DIR", help="only sessions run in DIR (default: here) or below"
     )
+    scope.add_argument("-a", "--all", action="store_true", help="every project (the default)")
     p.add_argument("-s", "--since", metavar="WHEN", default="30d", help="7d, 12h, 2w, YYYY-MM-DD or all (default 30d)")
     p.add_argument("-f", "--format", choices=("text", "json", "csv"), default="text")
     p.set_defaults(period="daily")
@@ -92,7 +94,8 @@ def collect(ns: argparse.Namespace, problems: Problems) -> dict[str, Any]:
         rows.append(_rtk_row({"period": p, "cost": 0.0, "main_model": ""}, saved[p], reruns.get(p, [0, 0]), table))
     rows.sort(key=lambda r: r["period"])
     total_cost = sum(per["cost"] for per in spend["periods"])
-    total_value = sum(r["value"] for r in rows)
+    total_value = sum(r["value"] for r in rows if r["value"] is not None)
+    unpriced = sum(r["net_tokens"] for r in rows if r["value"] is None)
     return {
         "scope": {"project": project, "since": sc.since, "period": ns.period},
         "spend": spend,
@@ -102,7 +105,8 @@ def collect(ns: argparse.Namespace, problems: Problems) -> dict[str, Any]:
             "rtk_saved_tokens": sum(r["saved_tokens"] for r in rows),
             "rerun_tokens": sum(r["rerun_tokens"] for r in rows),
             "net_tokens": sum(r["net_tokens"] for r in rows),
-            "value": round(total_value, 4),
+            "value": round(total_value, 4) if len(rows) > len([r for r in rows if r["value"] is None]) else None,
+            "unpriced_net_tokens": unpriced,  # rtk's net on days with no Claude Code usage: no price to apply
             "share_of_spend_pct": round(total_value * 100 / total_cost, 2) if total_cost else None,
         },
         "notes": NOTES,
@@ -118,7 +122,7 @@ def _rtk_row(per: dict[str, Any], tracked: dict[str, Any] | None, rerun: list[in
     match = price_for(model, table) if model else None
     if match is not None:
         price = match[1]["cache_write"]
-    value = net * price / 1e6
+    value = round(net * price / 1e6, 4) if match is not None else None  # no usage that day: nothing to price
     return {
         "period": per["period"],
         "rtk_commands": int(tracked["commands"]) if tracked else 0,
@@ -128,9 +132,9 @@ def _rtk_row(per: dict[str, Any], tracked: dict[str, Any] | None, rerun: list[in
         "net_tokens": net,
         "priced_as": model,
         "price_per_mtok": price,
-        "value": round(value, 4),
+        "value": value,
         "cost": per["cost"],
-        "share_of_spend_pct": round(value * 100 / per["cost"], 2) if per["cost"] else None,
+        "share_of_spend_pct": round(value * 100 / per["cost"], 2) if per["cost"] and value is not None else None,
     }
 
 
@@ -183,11 +187,14 @@ def render(r: dict[str, Any]) -> str:
             rows.append(["", "  all models", "", "", "", "", "", _usd(per["cost"])])
     rows.append(["total", "", "", "", "", "", "", _usd(r["totals"]["cost"])])
     out.append("")
-    out += H.table(
-        ["period", "model", "requests", "input", "output", "cache write", "cache read", "cost"],
-        rows,
-        {2, 3, 4, 5, 6, 7},
-    )
+    if spend["periods"]:
+        out += H.table(
+            ["period", "model", "requests", "input", "output", "cache write", "cache read", "cost"],
+            rows,
+            {2, 3, 4, 5, 6, 7},
+        )
+    else:
+        out.append("  no Claude Code usage in this scope (rtk's savings below are not priced)")
     if spend["unpriced_models"]:
         out.append(f"  no price for: {', '.join(spend['unpriced_models'])} (add them to economics.prices)")
     out.append("")
@@ -216,10 +223,17 @@ def render(r: dict[str, Any]) -> str:
     )
     out += H.table(["period", "rtk saved", "re-runs", "net", "value", "of spend"], rows, {1, 2, 3, 4, 5})
     net = t["net_tokens"]
+    unpriced = t.get("unpriced_net_tokens", 0)
+    if t["value"] is None:  # no Claude Code usage on any day rtk saved: no price, and no "$0.00"
+        worth = " (no Claude Code usage on those days to price them)"
+    elif unpriced:
+        worth = f", worth about {_usd(t['value'])} on the days with Claude Code usage ({H.n(unpriced)} not priced)"
+    else:
+        worth = f", worth about {_usd(t['value'])}"
     verdict = (
-        f"net: rtk kept about {H.n(net)} tokens out of the context, worth about {_usd(t['value'])}"
+        f"net: rtk kept about {H.n(net)} tokens out of the context{worth}"
         if net >= 0
-        else f"net: rtk cost about {H.n(-net)} tokens more than it saved ({_usd(t['value'])})"
+        else f"net: rtk cost about {H.n(-net)} tokens more than it saved{worth}"
     )
     out.append("")
     out.append(verdict + (f", against {_usd(t['cost'])} spent" if t["cost"] else ""))

@@ -41,7 +41,7 @@ def collect(sc: scan.Scope, limit: int = 15, problems: Problems | None = None) -
         a = Analysis(tracked)
         for call in scan.calls(sc, problems):
             a.add(call)
-        report = a.report(limit)
+        report = _positive_missed(a.report(10**9), limit)
         report["tracked_runs_matched"] = tracked.matched
         report["tracking_db"] = tracked.db is not None
     finally:
@@ -50,6 +50,25 @@ def collect(sc: scan.Scope, limit: int = 15, problems: Problems | None = None) -
     report["estimate"] = H.ESTIMATE_NOTE
     report["rerun_window"] = RERUN_WINDOW
     report["problems"] = problems.lines(50)
+    return report
+
+
+def _positive_missed(report: dict[str, Any], limit: int) -> dict[str, Any]:
+    """Missed commands: only those with a positive estimated saving (a measured rate of 0 or less saves
+    nothing); the others are counted in ``missed_no_saving``. Every other table is cut to ``limit``."""
+    every = report["missed"]
+    missed = [m for m in every if m["est_saved_tokens"] > 0]
+    report["missed"] = missed[:limit]
+    report["missed_total"] = {
+        "commands": len(missed),
+        "runs": sum(m["runs"] for m in missed),
+        "output_tokens": sum(m["output_tokens"] for m in missed),
+        "est_saved_tokens": sum(m["est_saved_tokens"] for m in missed),
+    }
+    report["missed_no_saving"] = {"commands": len(every) - len(missed), "runs": sum(m["runs"] for m in every) -
+                                  report["missed_total"]["runs"]}  # fmt: skip
+    for key in ("candidates", "ignored"):
+        report[key] = report[key][:limit]
     return report
 
 
@@ -109,7 +128,8 @@ def render(r: dict[str, Any], sc: scan.Scope) -> str:
 def _missed(r: dict[str, Any]) -> list[str]:
     out = ["", "missed: ran raw, rtk would have shortened them"]
     if not r["missed"]:
-        return [*out, "  none"]
+        none = r.get("missed_no_saving", {}).get("commands", 0)
+        return [*out, "  none" + (f" with a positive estimated saving ({none} ran raw)" if none else "")]
     rows = [
         [
             m["command"],
@@ -136,6 +156,10 @@ def _missed(r: dict[str, Any]) -> list[str]:
     out += H.table(["command", "runs", "output tok", "est. saved", "rate", "basis"], rows, {1, 2, 3, 4})
     if more:
         out.append(f"  +{more} more commands (--limit)")
+    none = r.get("missed_no_saving", {}).get("commands", 0)
+    if none:
+        out.append(f"  ({none} more command{'s' if none != 1 else ''} ran raw with no estimated saving: a passthrough"
+                   " form, or a measured rate of 0% or less; not listed)")  # fmt: skip
     out.append(
         "  est. saved = output tokens x rate. basis: measured = the weighted rate of your own rtk runs of that"
         " filter; rule = the rule table's estimate; passthrough = rtk would run that form unfiltered (0);"
@@ -153,6 +177,10 @@ def _candidates(r: dict[str, Any]) -> list[str]:
     more = r["candidates_total"]["commands"] - len(r["candidates"])
     if more:
         out.append(f"  +{more} more commands (--limit)")
+    none = r.get("missed_no_saving", {}).get("commands", 0)
+    if none:
+        out.append(f"  ({none} more command{'s' if none != 1 else ''} ran raw with no estimated saving: a passthrough"
+                   " form, or a measured rate of 0% or less; not listed)")  # fmt: skip
     return out
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 USAGE = "rtk doctor [--agent NAME]..."
 
@@ -34,7 +35,7 @@ def main(args: list[str]) -> int:
     p = argparse.ArgumentParser(prog="rtk doctor", description=__doc__)
     p.add_argument("--agent", "-a", action="append", default=[], metavar="NAME")
     ns = p.parse_args(args)
-    from rtk.agents import _status, registry
+    from rtk.agents import _install, _status, registry
     from rtk.errors import UsageError
 
     for a in ns.agent:
@@ -51,8 +52,18 @@ def main(args: list[str]) -> int:
         mine = [r for r in reps if r.integ.name == integ.name]
         print(f"{integ.name} ({integ.title}): {'detected, ' + why if why else 'not detected'}")
         if not mine:
-            print(f"  hook registered: no (rtk init --agent {integ.name} [--global] sets it up)")
-            failed += bool(ns.agent)
+            found = _status.unrecorded_hooks(integ, os.getcwd())
+            if not found:
+                print(f"  hook registered: no (rtk init --agent {integ.name} [--global] sets it up)")
+                failed += bool(ns.agent)
+            for path, cmd in found:
+                why = _status.command_problem(cmd) if cmd and cmd != path else ""
+                print(f"  hook registered: yes, not recorded by rtk init ({_install.short(path)})")
+                print(f"  command  {cmd or '(unreadable)'}: {why or 'exists'}")
+                if why:
+                    print(f"    ! the agent runs a command that no longer exists; rtk init --agent {integ.name} "
+                          "[--global] rewrites it, or remove the entry by hand")  # fmt: skip
+                    failed += 1
             continue
         for r in mine:
             where = "global" if r.rec["scope"] == "global" else r.rec["root"]
@@ -79,7 +90,6 @@ def main(args: list[str]) -> int:
 def permission_problems(cwd: str | None = None) -> list[str]:
     """Claude Code settings files and rtk ``[hooks]`` keys the permission check cannot use, each naming the key."""
     import json
-    import os
 
     from rtk import config
     from rtk.agents._adapt import permission_problem

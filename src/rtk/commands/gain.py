@@ -22,14 +22,18 @@ NOTE = f"tokens are estimated as {tokens.METHOD} of the shell output, not billed
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="rtk gain", description="Token savings recorded by rtk.", epilog=NOTE)
-    p.add_argument("-p", "--project", action="store_true", help="only commands run in this directory or below")
-    p.add_argument("-s", "--since", metavar="WHEN", help="only since: 7d, 12h, 2w or YYYY-MM-DD")
+    scope = p.add_mutually_exclusive_group()
+    scope.add_argument(
+        "-p", "--project", nargs="?", const=".", metavar="DIR", help="only commands run in DIR (default: here) or below"
+    )
+    scope.add_argument("--all", action="store_true", help="every project (the default)")
+    p.add_argument("-s", "--since", metavar="WHEN", help="7d, 12h, 2w, YYYY-MM-DD or all (default: all)")
     p.add_argument("-g", "--graph", action="store_true", help="daily savings as a bar chart (last 30 days)")
     p.add_argument("-H", "--history", nargs="?", const=20, type=int, metavar="N", help="the N most recent commands")
     p.add_argument("-d", "--daily", action="store_true", help="per-day breakdown")
     p.add_argument("-w", "--weekly", action="store_true", help="per-week breakdown (Sunday to Saturday)")
     p.add_argument("-m", "--monthly", action="store_true", help="per-month breakdown")
-    p.add_argument("-a", "--all", action="store_true", help="every breakdown")
+    p.add_argument("-A", "--all-breakdowns", action="store_true", help="every breakdown, history and failures")
     p.add_argument(
         "-F", "--failures", action="store_true", help="filters that failed, did not recognise output, or lost facts"
     )
@@ -45,12 +49,12 @@ def _parser() -> argparse.ArgumentParser:
 
 def _scope(ns: argparse.Namespace) -> Scope:
     since = None
-    if ns.since:
+    if ns.since and ns.since.strip().lower() not in ("all", "0"):
         try:
             since = queries.parse_since(ns.since)
         except ValueError as e:
-            raise UsageError(str(e)) from None
-    project = os.getcwd() if ns.project else None
+            raise UsageError(str(e).replace("7d, 12h, 2w or YYYY-MM-DD", "7d, 12h, 2w, YYYY-MM-DD or all")) from None
+    project = os.path.abspath(os.path.expanduser(ns.project)) if ns.project else None
     return Scope(since, project)
 
 
@@ -64,14 +68,14 @@ def collect(ns: argparse.Namespace) -> dict[str, Any]:
             "summary": queries.summary(db, scope),
             "by_command": queries.by_command(db, scope, ns.top),
         }
-        periods = [p for p in ("daily", "weekly", "monthly") if getattr(ns, p) or ns.all]
+        periods = [p for p in ("daily", "weekly", "monthly") if getattr(ns, p) or ns.all_breakdowns]
         if ns.graph and "daily" not in periods:
             periods.append("daily")
         for p in periods:
             report[p] = queries.by_period(db, scope, p)
-        if ns.history or ns.all:
+        if ns.history or ns.all_breakdowns:
             report["history"] = queries.history(db, scope, ns.history or 20)
-        if ns.failures or ns.all:
+        if ns.failures or ns.all_breakdowns:
             report["failures"] = queries.failures(db, scope)
             report["restorations"] = queries.restorations(db, scope)
         report["untrusted_filters"] = queries.untrusted_skips(db, scope)
@@ -283,7 +287,7 @@ def main(args: list[str]) -> int:
     if ns.html:
         return write_html(ns)
     report = collect(ns)
-    report["_daily_table"] = ns.daily or ns.all
+    report["_daily_table"] = ns.daily or ns.all_breakdowns
     if ns.format == "json":
         report.pop("_daily_table")
         json.dump(report, sys.stdout, indent=2)

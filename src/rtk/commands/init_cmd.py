@@ -26,7 +26,9 @@ agents: claude, vscode, copilot, cursor, gemini, codex, qwen, droid (hooks that 
         kilocode, antigravity, trae, amp (instructions only: rules files, no hook).
 Project scope (default) writes into the current directory; --global into your home.
 Hooks approve a rewritten command only where your rules allow it: Claude Code's settings,
-or [hooks] allow/ask/deny in rtk's config for the other agents (see docs/agents.md)."""
+or [hooks] allow/ask/deny in rtk's config for the other agents (see docs/agents.md).
+Uninstalling rtk: run rtk init --uninstall (per scope; --global for the user-wide set-up)
+BEFORE pip uninstall, or the agents keep calling a command that no longer exists."""
 
 
 def parser() -> argparse.ArgumentParser:
@@ -38,7 +40,7 @@ def parser() -> argparse.ArgumentParser:
     scope.add_argument("--project", metavar="DIR", help="project directory (default: the current one)")
     p.add_argument("--dry-run", "-n", action="store_true", help="print every change, write nothing")
     p.add_argument("--show", action="store_true", help="what is installed where, and whether it works")
-    p.add_argument("--uninstall", action="store_true", help="remove what rtk init wrote")
+    p.add_argument("--uninstall", action="store_true", help="remove what rtk init wrote (do this before pip uninstall)")
     p.add_argument("--block", action="store_true", help="cline/windsurf/kiro: also install the suggesting hook")
     p.add_argument("--yes", "-y", action="store_true", help="set up every detected agent without asking")
     return p
@@ -63,17 +65,28 @@ def main(args: list[str]) -> int:
         return show(run=True)
     if ns.uninstall:
         return _uninstall(ns, scope)
+    if not ns.is_global and _same_dir(root, os.path.expanduser("~")):
+        raise UsageError(f"init: {root} is your home directory, not a project; use --global for a user-wide "
+                         "set-up, or run rtk init in a project directory")  # fmt: skip
     chosen = [registry.BY_NAME[a] for a in dict.fromkeys(ns.agent)]
     if not chosen:
-        chosen = _offer(ns)
+        chosen = _offer(ns, scope)
         if not chosen:
             return 0 if registry.detect() else 1
     return _install(chosen, scope, ns)
 
 
-def _offer(ns: argparse.Namespace) -> list[Integration]:
+def _same_dir(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def _offer(ns: argparse.Namespace, scope: Scope) -> list[Integration]:
     from rtk.agents import registry
-    from rtk.agents._install import say
+    from rtk.agents._artifacts import Options
+    from rtk.agents._install import say, short
 
     here = "global" if ns.is_global else "project"
     found = [(i, why) for i, why in registry.detect() if here in i.scopes]
@@ -84,6 +97,11 @@ def _offer(ns: argparse.Namespace) -> list[Integration]:
     say("detected:")
     for integ, why in found:
         say(f"  {integ.name:<9} {integ.title} ({why})")
+    where = "global (your home)" if scope.is_global else f"project {short(scope.root)}"
+    say(f"scope: {where}{'' if scope.is_global else '; --global for a user-wide set-up'}; files it would write:")
+    for integ, _ in found:
+        paths = dict.fromkeys(short(a.path) for a in integ.artifacts(scope, Options(registry.rtk_command())))
+        say(f"  {integ.name:<9} {', '.join(paths)}")
     names = " ".join(f"--agent {i.name}" for i, _ in found)
     if ns.yes:
         return [i for i, _ in found]
@@ -91,7 +109,8 @@ def _offer(ns: argparse.Namespace) -> list[Integration]:
         say(f"to set them up: rtk init {names}{' --global' if ns.is_global else ''}")
         return []
     try:
-        answer = input(f"set up rtk for {', '.join(i.name for i, _ in found)}? [y/N] ")
+        scope_word = "globally" if scope.is_global else f"in {short(scope.root)}"
+        answer = input(f"set up rtk for {', '.join(i.name for i, _ in found)} {scope_word}? [y/N] ")
     except EOFError:
         answer = ""
     return [i for i, _ in found] if answer.strip().lower() in ("y", "yes") else []
@@ -143,5 +162,32 @@ def _uninstall(ns: argparse.Namespace, scope: Scope) -> int:
         chosen = [registry.BY_NAME[n] for n in names if n in registry.BY_NAME]
         if not chosen:
             say(f"rtk init: nothing installed by rtk init here ({'global' if scope.is_global else label})")
+            for line in _elsewhere(m, scope):
+                say(line)
             return 0
     return _install.uninstall([(i, scope, None) for i in chosen], dry_run=ns.dry_run)
+
+
+def _elsewhere(m: object, scope: Scope) -> list[str]:
+    """The installations in the other scope(s), each with the exact command that removes it."""
+    import shlex
+
+    from rtk.agents._install import short
+
+    installs: dict[str, dict[str, str]] = getattr(m, "installs", {})
+    by_place: dict[str, list[str]] = {}
+    for r in installs.values():
+        glob = r["scope"] == "global"
+        if glob == scope.is_global and (glob or r["root"] == scope.label):
+            continue
+        by_place.setdefault("" if glob else r["root"], []).append(r["agent"])
+    out = []
+    for root, agents in sorted(by_place.items()):
+        flags = " ".join(f"--agent {a}" for a in sorted(set(agents)))
+        if not root:
+            out.append(f"  found a global installation ({', '.join(sorted(set(agents)))}); "
+                       f"to remove it: rtk init --uninstall --global {flags}")  # fmt: skip
+        else:
+            out.append(f"  found a project installation in {short(root)} ({', '.join(sorted(set(agents)))}); "
+                       f"to remove it: rtk init --uninstall --project {shlex.quote(root)} {flags}")  # fmt: skip
+    return out

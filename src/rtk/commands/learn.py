@@ -1,6 +1,7 @@
 """``rtk learn``: commands that failed and were then corrected, as rules for the agent's instructions file.
 
-``--write`` keeps the rules in a marked section of the instructions file
+``--write`` keeps the rules learnt from this project's own sessions (even with ``--all``),
+listing each rule it adds, in a marked section of the instructions file
 (``CLAUDE.md`` or ``AGENTS.md``): rules already there are not added again, the rest of
 the file is never touched, and running it twice changes nothing the second time.
 """
@@ -16,6 +17,7 @@ from typing import Any
 from rtk.commands import _history as H
 from rtk.errors import RtkError
 from rtk.history import Call, Problems, scan
+from rtk.history import projects as _projects
 from rtk.history.learn import Learner
 
 BEGIN = "<!-- rtk learn: begin (maintained by `rtk learn --write`; edit freely, rules are never added twice) -->"
@@ -58,13 +60,22 @@ def main(args: list[str]) -> int:
     sc = H.scope(ns)
     problems = Problems()
     learner = Learner()
+    # --write only ever writes what this project's own sessions taught (never another project's paths).
+    here = os.path.abspath(os.path.expanduser(ns.project)) if ns.project else os.getcwd()
+    local = Learner() if ns.write and sc.project is None else learner
     for call in scan.calls(sc, problems):
         if isinstance(call, Call):
             learner.add(call)
+            if local is not learner and _projects.under(call.cwd, here):
+                local.add(call)
     rules = learner.report(ns.min_confidence, ns.min_occurrences)
     written: dict[str, Any] | None = None
     if ns.write:
-        written = write_rules(instructions_file(ns.file), [r["rule"] for r in rules])
+        mine = [r["rule"] for r in local.report(ns.min_confidence, ns.min_occurrences)]
+        written = write_rules(instructions_file(ns.file), mine)
+        written["project"] = here
+        written["rules"] = mine
+        written["other_projects"] = len({r["rule"] for r in rules} - set(mine))
     if ns.format == "json":
         doc = {
             "scope": {"project": sc.project, "since": sc.since},
@@ -99,9 +110,13 @@ def render(learner: Learner, rules: list[dict[str, Any]], sc: scan.Scope, writte
     if written is not None:
         out.append("")
         if written["added"]:
-            out.append(f"added {written['added']} rule(s) to {written['file']} (section '{TITLE[3:]}')")
+            out.append(f"added {written['added']} rule(s) to {written['file']} (section '{TITLE[3:]}'):")
+            out += [f"  + {r}" for r in written["new"]]
         else:
             out.append(f"{written['file']}: nothing new to add")
+        if written["other_projects"]:
+            out.append(f"not written: {written['other_projects']} rule(s) learnt only from other projects' sessions"
+                       f" (--write keeps to {written['project']})")  # fmt: skip
     elif rules:
         out.append("")
         out.append("add them to the agent's instructions file with: rtk learn --write [--file CLAUDE.md]")
@@ -124,13 +139,13 @@ def write_rules(path: str, rules: list[str]) -> dict[str, Any]:
         have = {ln.strip() for ln in body.splitlines()}
         new = [ln for ln in lines if ln not in have]
         if not new:
-            return {"file": path, "added": 0}
+            return {"file": path, "added": 0, "new": []}
         body = body.rstrip("\n") + "\n" + "\n".join(new) + "\n"
         text = text[: b + len(BEGIN)] + body + text[end:]
     else:
         new = lines
         if not new:
-            return {"file": path, "added": 0}
+            return {"file": path, "added": 0, "new": []}
         sep = "" if not text else ("\n" if text.endswith("\n\n") else ("\n\n" if not text.endswith("\n") else "\n"))
         if text and not text.endswith("\n"):
             sep = "\n\n"
@@ -142,4 +157,4 @@ def write_rules(path: str, rules: list[str]) -> dict[str, Any]:
         os.replace(tmp, path)
     except OSError as err:
         raise RtkError(f"learn: cannot write {path}: {err.strerror or err}") from None
-    return {"file": path, "added": len(new)}
+    return {"file": path, "added": len(new), "new": [ln[2:] for ln in new]}

@@ -54,6 +54,8 @@ def collect(sc: scan.Scope, limit: int, problems: Problems) -> list[dict[str, An
     finally:
         tracked.close()
     rows = [s.as_dict() for s in a.sessions.values()]
+    for r in rows:  # a measured rate at or below 0 saves nothing: nothing was missed (never a negative figure)
+        r["missed_est_saved_tokens"] = max(0, r["missed_est_saved_tokens"])
     rows.sort(key=lambda r: r["end"] or r["start"], reverse=True)
     return rows[:limit]
 
@@ -76,10 +78,12 @@ def main(args: list[str]) -> int:
 
 
 def render(rows: list[dict[str, Any]], sc: scan.Scope) -> str:
-    out = [f"rtk session ({H.scope_words(sc)}, {len(rows)} most recent)"]
     if not rows:
+        out = [f"rtk session ({H.scope_words(sc)})"]
         out.append("  no agent sessions found in this scope; try --all")
         return "\n".join(out) + "\n"
+    which = "the most recent session" if len(rows) == 1 else f"the {len(rows)} most recent sessions"
+    out = [f"rtk session ({H.scope_words(sc)}, {which})"]
     table = []
     for r in rows:
         sub = f" ({r['subagent_shell_commands']} sub)" if r["subagent_shell_commands"] else ""
