@@ -48,6 +48,7 @@ READS_HOST = frozenset(("gemini", "qwen", "cursor", "droid"))  # hosts whose all
 # (Claude Code's ``bypassPermissions``: rtk.agents._adapt.UNASKED.)
 UNASKED_MODES: dict[str, frozenset[str]] = {"qwen": frozenset(("yolo",))}
 
+
 def _home(*parts: str) -> str:
     return os.path.join(os.path.expanduser("~"), *parts)
 
