@@ -160,13 +160,36 @@ AGENTS = [
 BY_NAME = {a.name: a for a in AGENTS}
 
 
+# Each host's own settings file and how a rule is written there (see rtk.rewrite.hostperms);
+# a kind a host has no list for (Gemini's and Cursor's ask) goes to rtk's [hooks], which still applies.
+HOST_RULES: dict[str, tuple[str, dict[str, tuple[str, ...]], str]] = {
+    "claude": (".claude/settings.json", {k: ("permissions", k) for k in ("allow", "ask", "deny")}, "Bash({})"),
+    "qwen": (".qwen/settings.json", {k: ("permissions", k) for k in ("allow", "ask", "deny")}, "Bash({})"),
+    "gemini": (".gemini/settings.json", {"allow": ("tools", "allowed"), "deny": ("tools", "exclude")},
+               "run_shell_command({})"),
+    "cursor": (".cursor/cli-config.json", {"allow": ("permissions", "allow"), "deny": ("permissions", "deny")},
+               "Shell({})"),
+    "droid": (".factory/settings.json", {"allow": ("commandAllowlist",), "ask": ("commandDenylist",),
+              "deny": ("commandBlocklist",)}, "{}"),
+}  # fmt: skip
+
+
 def allow(agent: str, *patterns: str, kind: str = "allow") -> None:
-    """Permission rules for ``agent``: Claude Code's settings file, or rtk's config for the others."""
+    """Permission rules for ``agent``: the host's own settings file, or rtk's config for the others."""
     home = Path(os.environ["HOME"])
-    if agent == "claude":
-        d = home / ".claude"
-        d.mkdir(parents=True, exist_ok=True)
-        (d / "settings.json").write_text(json.dumps({"permissions": {kind: [f"Bash({p})" for p in patterns]}}))
+    spec = HOST_RULES.get(agent)
+    if spec is not None and kind in spec[1]:
+        rel, keys, fmt = spec
+        path = home / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        # Hosts other than Claude Code and Qwen Code match a prefix: `git push:*` is written `git push`.
+        plain = fmt.startswith("Bash")
+        doc: dict[str, Any] = {}
+        cur = doc
+        for k in keys[kind][:-1]:
+            cur = cur.setdefault(k, {})
+        cur[keys[kind][-1]] = [fmt.format(p if plain else p.removesuffix(":*")) for p in patterns]
+        path.write_text(json.dumps(doc))
     else:
         cfg = Path(os.environ["XDG_CONFIG_HOME"]) / "rtk" / "config.toml"
         cfg.parent.mkdir(parents=True, exist_ok=True)

@@ -53,13 +53,26 @@ def test_claude_vector_ask_without_rules() -> None:
     assert "no permission rule" in doc["permissionDecisionReason"]
 
 
-@pytest.mark.parametrize("mode", ["bypassPermissions", "dontAsk"])
-def test_claude_no_prompt_modes_leave_unallowed_commands(mode: str) -> None:
+def test_claude_dont_ask_mode_leaves_unallowed_commands() -> None:
     p = BY_NAME["claude"].payload()
-    p["permission_mode"] = mode
+    p["permission_mode"] = "dontAsk"
     assert run("claude", p) == (b"", b"", 0)
     allow("claude", "git status")
     assert one_object(run("claude", p)[0])["hookSpecificOutput"]["permissionDecision"] == "allow"
+
+
+def test_claude_bypass_mode_rewrites_what_is_not_denied_or_asked() -> None:
+    """bypassPermissions runs every command not denied without asking: a rewrite grants nothing new."""
+    p = BY_NAME["claude"].payload()
+    p["permission_mode"] = "bypassPermissions"
+    doc = one_object(run("claude", p)[0])["hookSpecificOutput"]
+    assert doc["permissionDecision"] == "allow" and doc["updatedInput"]["command"] == "rtk git status"
+    allow("claude", "git status", kind="ask")  # an ask rule still asks: bypass mode cannot carry ask
+    assert run("claude", p) == (b"", b"", 0)
+    allow("claude", "git status", kind="deny")
+    assert run("claude", p) == (b"", b"", 0)
+    p["tool_input"]["command"] = "git status $(rm -rf ~)"  # never attested, whatever the mode
+    assert run("claude", p) == (b"", b"", 0)
 
 
 def test_claude_settings_run_by_another_host_never_ask() -> None:
@@ -311,7 +324,7 @@ def test_neg7_copilot_tool_args_as_object() -> None:
 
 @pytest.mark.parametrize("agent", AGENTS, ids=str)
 def test_neg8_internal_exception(agent: Agent, monkeypatch: pytest.MonkeyPatch) -> None:
-    def boom(self: object, command: str, cwd: str | None) -> None:
+    def boom(self: object, command: str, cwd: str | None, mode: str | None = None) -> None:
         raise RuntimeError("engine broke")
 
     monkeypatch.setattr(hook.Context, "decide", boom)
@@ -320,7 +333,7 @@ def test_neg8_internal_exception(agent: Agent, monkeypatch: pytest.MonkeyPatch) 
 
 @pytest.mark.parametrize("agent", AGENTS, ids=str)
 def test_neg8_debug_shows_the_error_on_stderr_only(agent: Agent, monkeypatch: pytest.MonkeyPatch) -> None:
-    def boom(self: object, command: str, cwd: str | None) -> None:
+    def boom(self: object, command: str, cwd: str | None, mode: str | None = None) -> None:
         raise RuntimeError("engine broke")
 
     monkeypatch.setattr(hook.Context, "decide", boom)

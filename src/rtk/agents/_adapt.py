@@ -14,6 +14,8 @@ REASON = "rtk: rewrote to token-optimised equivalent"
 
 # The hosts whose permission files the rewrite engine reads itself.
 OWN_RULES = frozenset(("claude",))
+# Claude Code's mode in which every command the user has not denied runs without asking.
+UNASKED = frozenset(("bypassPermissions",))
 
 # (stdout object or None, stderr text, exit code)
 Answer = tuple[object, str, int]
@@ -28,18 +30,27 @@ class Context:
         self.agent = agent
         self.flags = flags
 
-    def decide(self, command: str, cwd: str | None) -> Decision:
+    def decide(self, command: str, cwd: str | None, mode: str | None = None) -> Decision:
+        """The engine's decision under the host's own rules; ``mode``: the payload's ``permission_mode``."""
         from rtk.rewrite.engine import decide
         from rtk.rewrite.launch import current
 
         if self.agent in OWN_RULES:
-            return decide(command, agent=self.agent, cwd=cwd, launch=current())
-        from rtk import config
+            if mode not in UNASKED:
+                return decide(command, agent=self.agent, cwd=cwd, launch=current())
+            from rtk.rewrite.permissions import load
+
+            rules = load(self.agent, cwd)
+        else:
+            from rtk.rewrite import hostperms
+
+            rules = hostperms.load(self.agent, cwd)
+            if not hostperms.runs_unasked(self.agent, mode, cwd):
+                return decide(command, agent=None, cwd=cwd, permissions=rules, launch=current())
         from rtk.rewrite.permissions import Permissions
 
-        conf = config.load(report=False)  # a config problem must not print on a hook's stderr
-        broken = "; ".join(p for p in config.problems() if permission_problem(p))
-        rules = Permissions(conf["hooks.allow"], conf["hooks.ask"], conf["hooks.deny"], broken)
+        # The host runs what it does not deny without asking: rewriting grants nothing new.
+        rules = Permissions(("*", *rules.allow), rules.ask, rules.deny, rules.broken)
         return decide(command, agent=None, cwd=cwd, permissions=rules, launch=current())
 
 
@@ -84,9 +95,15 @@ def replaced(args: dict[str, Any], command: str) -> dict[str, Any]:
     return out
 
 
-def rewrite(ctx: Context, command: str, cwd: str | None) -> Decision | None:
+def mode_of(payload: dict[str, Any]) -> str | None:
+    """The payload's ``permission_mode`` (Claude Code, Codex, Qwen Code, Droid send one), if a string."""
+    mode = payload.get("permission_mode")
+    return mode if isinstance(mode, str) else None
+
+
+def rewrite(ctx: Context, command: str, cwd: str | None, mode: str | None = None) -> Decision | None:
     """The decision when there is a rewrite the hook may pass on (allow or ask), else None."""
-    d = ctx.decide(command, cwd)
+    d = ctx.decide(command, cwd, mode)
     if d.rewritten is None or d.verdict not in ("allow", "ask") or d.rewritten == command:
         return None
     return d
@@ -97,7 +114,7 @@ def shell_call(payload: dict[str, Any], ctx: Context, tools: frozenset[str]) -> 
     args = tool_input(payload, tools)
     if args is None:
         return None
-    d = rewrite(ctx, args["command"], cwd_of(payload))
+    d = rewrite(ctx, args["command"], cwd_of(payload), mode_of(payload))
     return None if d is None else (args, d)
 
 

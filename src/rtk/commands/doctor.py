@@ -36,6 +36,7 @@ def main(args: list[str]) -> int:
     p.add_argument("--agent", "-a", action="append", default=[], metavar="NAME")
     ns = p.parse_args(args)
     from rtk.agents import _install, _status, registry
+    from rtk.agents._permline import sentence
     from rtk.errors import UsageError
 
     for a in ns.agent:
@@ -76,6 +77,9 @@ def main(args: list[str]) -> int:
             for prob in r.problems:
                 print(f"    ! {prob}")
             failed += bool(r.problems)
+        line = sentence(integ.name)
+        if line:
+            print(f"  {line}")
     if not wanted:
         print("no coding agent detected and nothing installed (rtk init --agent NAME)")
     bad = permission_problems()
@@ -106,4 +110,9 @@ def permission_problems(cwd: str | None = None) -> list[str]:
             out.append(f"{path}: cannot be read as JSON ({type(e).__name__})")
             continue
         out += [f"{path}: {p}" for p in permissions.check(doc)]
+    from rtk.rewrite import hostperms
+
+    for agent in sorted(hostperms.READS_HOST):
+        broken = hostperms.host_rules(agent, cwd).broken
+        out += broken.split("; ") if broken else []
     return out + [p.removeprefix("rtk: config ") for p in config.problems() if permission_problem(p)]

@@ -66,6 +66,9 @@ def main(args: list[str]) -> int:
         answer = _ask(agent, flags, line, cwd)
         report["agent"] = agent
         report["answer"] = answer
+        from rtk.agents._permline import sentence
+
+        report["rules"] = sentence(agent, cwd)
         applied = applied and _carries(answer, d.rewritten)
     if as_json:
         print(json.dumps(report, ensure_ascii=False))
@@ -122,6 +125,8 @@ def _print(report: dict[str, Any], applied: bool) -> None:
         print(f"  stderr: {answer['stderr']}")
     if report["rewritten"] is not None and not applied:
         print(f"  the {report['agent']} hook leaves the command unchanged for this verdict")
+    if report["rules"]:
+        print(f"  {report['rules']}")
 
 
 def _usage(msg: str) -> int:

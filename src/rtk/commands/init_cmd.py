@@ -144,7 +144,15 @@ def _install(chosen: list[Integration], scope: Scope, ns: argparse.Namespace) ->
     if not registry.launcher():
         say(f"rtk init: no rtk launcher found for this Python; hooks will run {command}", err=True)
     items = [(i, scope, _options(i, ns, command)) for i in chosen]
-    return _install.install(items, dry_run=ns.dry_run)
+    code = _install.install(items, dry_run=ns.dry_run)
+    if code == 0 and not ns.dry_run:
+        from rtk.agents._permline import sentence
+
+        for i in chosen:
+            line = sentence(i.name)
+            if line:
+                say(line)
+    return code
 
 
 def _uninstall(ns: argparse.Namespace, scope: Scope) -> int:

@@ -32,6 +32,8 @@ from rtk.shell.lexer import ANSI_C, ARITH, BODY, CMDSUB, EVAL, EXPAND, PROCSUB, 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from rtk.rewrite.engine import _Plan
 
 _Prefixes = tuple[tuple[str, ...], ...]  # hooks.transparent_prefixes, split into words
@@ -116,25 +118,29 @@ def load(agent: str | None = "claude", cwd: str | None = None) -> Permissions:
         key.append((path, st.st_mtime_ns, st.st_size))
     if not key:
         return NONE
+    return cached("permissions.cache", tuple(key), _parse)
+
+
+def cached(name: str, key: tuple[tuple[str, int, int], ...], parse: Callable[[list[str]], Permissions]) -> Permissions:
+    """``parse(paths)``, cached in ``<data dir>/name`` (marshal) under ``key`` (path, mtime, size per file)."""
     import marshal
 
     from rtk import paths
 
-    cache = os.path.join(paths.data_dir(), "permissions.cache")
-    tkey = tuple(key)
+    cache = os.path.join(paths.data_dir(), name)
     try:
         with open(cache, "rb") as f:
             data = marshal.load(f)
-        if data[0] == _CACHE_VERSION and data[1] == tkey:
+        if data[0] == _CACHE_VERSION and data[1] == key:
             return Permissions(data[2], data[3], data[4], data[5])
     except (OSError, EOFError, ValueError, TypeError, IndexError):
         pass
-    perms = _parse([k[0] for k in key])
+    perms = parse([k[0] for k in key])
     try:
         paths.ensure_dir(paths.data_dir())
         tmp = f"{cache}.{os.getpid()}"
         with open(tmp, "wb") as f:
-            marshal.dump((_CACHE_VERSION, tkey, perms.allow, perms.ask, perms.deny, perms.broken), f)
+            marshal.dump((_CACHE_VERSION, key, perms.allow, perms.ask, perms.deny, perms.broken), f)
         os.replace(tmp, cache)
     except OSError:
         pass

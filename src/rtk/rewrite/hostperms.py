@@ -1,0 +1,303 @@
+"""Permission rules from each agent host's own settings (Cursor, Gemini CLI, Qwen Code, Droid, Codex), and the one sentence that says what the hook will do.
+
+Claude Code's files are read by :mod:`rtk.rewrite.permissions`. The other hosts' formats
+are not in the protocol reference (``agent-hooks.md`` documents hooks, not permission
+files); they follow each vendor's documentation and are unconfirmed here (no host runs in
+this environment). Every entry becomes a pattern of the ``Bash(...)`` language, so the one
+matcher (:func:`rtk.rewrite.permissions.evaluate`) judges every host:
+
+- Gemini CLI: ``tools.allowed`` / ``allowedTools`` (allow) and ``tools.exclude`` /
+  ``excludeTools`` (deny) in ``.gemini/settings.json``, the user's and the system's;
+  ``run_shell_command(git)`` (or ``ShellTool(git)``) is a prefix: ``git`` and ``git ...``.
+- Qwen Code: ``permissions.allow``/``ask``/``deny`` (``Bash(...)``, ``run_shell_command(...)``,
+  ``Shell(...)``, Claude pattern syntax) and the legacy ``tools.allowed``/``tools.exclude``.
+- Cursor: ``permissions.allow``/``deny`` with ``Shell(git)`` entries (prefix) in the CLI's
+  ``~/.cursor/cli-config.json`` and ``.cursor/cli.json``, and ``terminalAllowlist`` (prefix)
+  in ``~/.cursor/permissions.json`` and ``.cursor/permissions.json``.
+- Factory Droid: ``commandAllowlist`` (allow), ``commandDenylist`` (always asks) and
+  ``commandBlocklist`` (deny), prefixes, in ``.factory/settings(.local).json`` and the user's.
+- Codex CLI: no command allow list is read; ``approval_policy = "never"`` in ``config.toml``
+  means no command is asked about, so a rewrite grants nothing new, unless a ``rules/``
+  file exists (its ``forbidden`` rules are not read: then nothing is treated as allowed).
+
+A wrongly typed setting makes its file "cannot be evaluated": nothing is auto-allowed.
+For hosts whose rules are read, rtk's own ``[hooks] allow`` is not used (it could approve
+what the host would ask about); ``[hooks] ask``/``deny`` still apply everywhere.
+"""
+
+from __future__ import annotations
+
+import os
+
+from rtk.rewrite.permissions import NONE, Permissions, bash_pattern, cached
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# agent -> (project subpaths, env var naming the project dir)
+_PROJECT: dict[str, tuple[tuple[str, ...], str]] = {
+    "gemini": ((".gemini/settings.json",), "GEMINI_PROJECT_DIR"),
+    "qwen": ((".qwen/settings.json",), "QWEN_PROJECT_DIR"),
+    "cursor": ((".cursor/cli.json", ".cursor/permissions.json"), "CURSOR_PROJECT_DIR"),
+    "droid": ((".factory/settings.json", ".factory/settings.local.json"), "FACTORY_PROJECT_DIR"),
+    "codex": ((".codex/config.toml",), ""),
+}
+READS_HOST = frozenset(("gemini", "qwen", "cursor", "droid"))  # hosts whose allow rules replace rtk's
+# Payload ``permission_mode`` values in which the host runs every command it does not deny without asking.
+# (Claude Code's ``bypassPermissions``: rtk.agents._adapt.UNASKED.)
+UNASKED_MODES: dict[str, frozenset[str]] = {"qwen": frozenset(("yolo",))}
+
+
+def _home(*parts: str) -> str:
+    return os.path.join(os.path.expanduser("~"), *parts)
+
+
+def _user_files(agent: str) -> list[str]:
+    if agent == "gemini":
+        base = os.environ.get("GEMINI_CLI_HOME")
+        d = os.path.join(base, ".gemini") if base else _home(".gemini")
+        return [os.path.join(d, "settings.json"), "/etc/gemini-cli/settings.json"]
+    if agent == "qwen":
+        return [_home(".qwen", "settings.json")]
+    if agent == "cursor":
+        xdg = os.environ.get("XDG_CONFIG_HOME")
+        out = [_home(".cursor", "cli-config.json"), _home(".cursor", "permissions.json")]
+        return out + ([os.path.join(xdg, "cursor", "cli-config.json")] if xdg else [])
+    if agent == "droid":
+        return [_home(".factory", "settings.json"), _home(".factory", "settings.local.json")]
+    if agent == "codex":
+        return [os.path.join(os.environ.get("CODEX_HOME") or _home(".codex"), "config.toml")]
+    return []
+
+
+def _project(agent: str, cwd: str | None) -> str:
+    subs, env = _PROJECT[agent]
+    if env and os.environ.get(env):
+        return os.environ[env]
+    if not cwd:
+        try:
+            cwd = os.getcwd()
+        except OSError:
+            return ""
+    home = os.path.expanduser("~")
+    d = cwd
+    while d and d != home:
+        if any(os.path.isfile(os.path.join(d, s)) for s in subs):
+            return d
+        up = os.path.dirname(d)
+        if up == d:
+            break
+        d = up
+    return ""
+
+
+def sources(agent: str, cwd: str | None = None) -> list[str]:
+    """The settings files of ``agent`` that may hold command rules, project first."""
+    if agent not in _PROJECT:
+        return []
+    project = _project(agent, cwd)
+    out = [os.path.join(project, s) for s in _PROJECT[agent][0]] if project else []
+    return out + [p for p in _user_files(agent) if p not in out]
+
+
+def _key(files: list[str]) -> tuple[tuple[str, int, int], ...]:
+    key: list[tuple[str, int, int]] = []
+    for path in files:
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue
+        key.append((path, st.st_mtime_ns, st.st_size))
+    return tuple(key)
+
+
+def host_rules(agent: str, cwd: str | None = None) -> Permissions:
+    """The command rules found in ``agent``'s own settings (none when it has no readable format)."""
+    if agent not in READS_HOST:
+        return NONE
+    key = _key(sources(agent, cwd))
+    if not key:
+        return NONE
+    return cached(f"hostperms-{agent}.cache", key, lambda files: _parse(agent, files))
+
+
+def load(agent: str, cwd: str | None = None) -> Permissions:
+    """What the hook of ``agent`` judges with: the host's rules plus rtk's ``[hooks]`` ask/deny (and allow, for hosts not read)."""
+    from rtk import config
+    from rtk.agents._adapt import permission_problem
+
+    conf = config.load(report=False)  # a config problem must not print on a hook's stderr
+    broken = "; ".join(p for p in config.problems() if permission_problem(p))
+    own = Permissions(conf["hooks.allow"], conf["hooks.ask"], conf["hooks.deny"], broken)
+    if agent not in READS_HOST:
+        return own
+    host = host_rules(agent, cwd)
+    why = "; ".join(b for b in (host.broken, own.broken) if b)
+    return Permissions(host.allow, host.ask + own.ask, host.deny + own.deny, why)
+
+
+def runs_unasked(agent: str, mode: str | None, cwd: str | None = None) -> bool:
+    """Whether the host runs every command it does not deny without asking (bypass, YOLO, approval never)."""
+    if mode is not None and mode in UNASKED_MODES.get(agent, ()):
+        return True
+    if agent == "codex":
+        return _codex_never(cwd)
+    return False
+
+
+def allow_all(perms: Permissions) -> Permissions:
+    """``perms`` with every command allowed: deny, ask, broken settings and unattested lines still win."""
+    return Permissions(("*", *perms.allow), perms.ask, perms.deny, perms.broken)
+
+
+def _codex_never(cwd: str | None) -> bool:
+    files = [p for p in sources("codex", cwd) if os.path.isfile(p)]
+    if not files:
+        return False
+    for path in files:
+        rules = os.path.join(os.path.dirname(path), "rules")
+        try:
+            if any(n.endswith(".rules") for n in os.listdir(rules)):
+                return False  # forbidden/prompt rules rtk cannot read: never treat as allowed
+        except OSError:
+            pass
+    import tomllib
+
+    policy = None
+    for path in reversed(files):  # project overrides user
+        try:
+            with open(path, "rb") as f:
+                doc = tomllib.load(f)
+        except (OSError, tomllib.TOMLDecodeError):
+            return False
+        if "approval_policy" in doc:
+            policy = doc["approval_policy"]
+    return policy == "never"
+
+
+# ---------------------------------------------------------------------------
+# Parsing
+# ---------------------------------------------------------------------------
+
+_SHELL_TOOLS = ("run_shell_command", "ShellTool", "Shell", "Bash")
+
+
+def shell_entry(entry: str, *, prefix: bool) -> str | None:
+    """``run_shell_command(git)`` / ``Shell(git)`` -> ``git:*`` (prefix) or ``git`` (pattern); bare tool -> ``*``."""
+    e = entry.strip()
+    if e.startswith("Bash"):
+        p = bash_pattern(e)
+        return p if p is None or not prefix else _prefix(p)
+    for tool in _SHELL_TOOLS:
+        if e == tool:
+            return "*"
+        if e.startswith(tool + "(") and e.endswith(")"):
+            inner = " ".join(e[len(tool) + 1 : -1].split())
+            return _prefix(inner) if prefix else (inner or "*")
+    return None
+
+
+def _prefix(command: str) -> str:
+    c = " ".join(command.split())
+    if not c or c == "*":
+        return "*"
+    return c if "*" in c else f"{c}:*"
+
+
+def _get(doc: dict[str, Any], dotted: str) -> object:
+    cur: object = doc
+    for part in dotted.split("."):
+        if not isinstance(cur, dict) or part not in cur:
+            return None
+        cur = cur[part]
+    return cur
+
+
+# agent -> [(key, verdict, kind)]: kind "tool" (ToolName(prefix)), "rule" (Claude syntax), "plain" (a prefix)
+_KEYS: dict[str, list[tuple[str, str, str]]] = {
+    "gemini": [
+        ("tools.allowed", "allow", "tool"),
+        ("allowedTools", "allow", "tool"),
+        ("tools.exclude", "deny", "tool"),
+        ("excludeTools", "deny", "tool"),
+    ],
+    "qwen": [
+        ("permissions.allow", "allow", "rule"),
+        ("permissions.ask", "ask", "rule"),
+        ("permissions.deny", "deny", "rule"),
+        ("tools.allowed", "allow", "tool"),
+        ("tools.exclude", "deny", "tool"),
+    ],
+    "cursor": [
+        ("permissions.allow", "allow", "tool"),
+        ("permissions.deny", "deny", "tool"),
+        ("terminalAllowlist", "allow", "plain"),
+    ],
+    "droid": [
+        ("commandAllowlist", "allow", "plain"),
+        ("commandDenylist", "ask", "plain"),
+        ("commandBlocklist", "deny", "plain"),
+    ],
+}
+
+
+def _parse(agent: str, files: list[str]) -> Permissions:
+    import json
+
+    out: dict[str, list[str]] = {"allow": [], "ask": [], "deny": []}
+    broken: list[str] = []
+    for path in files:
+        try:
+            with open(path, "rb") as f:
+                doc = json.loads(_strip_comments(f.read().decode("utf-8-sig")))
+        except (OSError, ValueError) as e:
+            broken.append(f"{path}: {type(e).__name__}")
+            continue
+        if not isinstance(doc, dict):
+            broken.append(f"{path}: the file is a JSON {type(doc).__name__}, not an object")
+            continue
+        for key, verdict, kind in _KEYS[agent]:
+            entries = _get(doc, key)
+            if entries is None:
+                continue
+            if isinstance(entries, str) and verdict != "allow":
+                entries = [entries]  # a malformed deny or ask still denies or asks
+                broken.append(f"{path}: {key} is a str, not a list")
+            if not isinstance(entries, list):
+                broken.append(f"{path}: {key} is a {type(entries).__name__}, not a list")
+                continue
+            for entry in entries:
+                if not isinstance(entry, str):
+                    broken.append(f"{path}: {key} holds an entry that is not a string")
+                    continue
+                p = _prefix(entry) if kind == "plain" else shell_entry(entry, prefix=kind == "tool")
+                if p is not None:
+                    out[verdict].append(p)
+    return Permissions(out["allow"], out["ask"], out["deny"], "; ".join(broken))
+
+
+def _strip_comments(text: str) -> str:
+    """JSONC (Cursor's permissions.json): ``//`` and ``/* */`` comments outside strings removed."""
+    if "/" not in text:
+        return text
+    res: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            res.append(text[i : j + 1])
+            i = j + 1
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                i += 1
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+        else:
+            res.append(c)
+            i += 1
+    return "".join(res)
