@@ -431,10 +431,11 @@ def test_uninstall_in_a_project_names_the_global_installation(
 def test_project_claude_md_is_true_for_teammates_without_rtk(tmp_path: Path) -> None:
     assert init("--agent", "claude") == 0
     md = (tmp_path / "CLAUDE.md").read_text()
-    assert "Shell commands here go through rtk" not in md  # untrue for a teammate without the personal hook
+    personal = "Shell commands may be rewritten to rtk"
+    assert personal not in md  # untrue for a teammate without the personal hook
     assert "when it does not, rtk is not installed for you" in md
     assert init("--agent", "claude", "-g") == 0
-    assert "Shell commands here go through rtk" in (home() / ".claude" / "CLAUDE.md").read_text()  # personal file
+    assert personal in (home() / ".claude" / "CLAUDE.md").read_text()  # the personal file
 
 
 def test_uninstall_help_says_to_remove_hooks_before_pip_uninstall(capsys: pytest.CaptureFixture[str]) -> None:

@@ -40,7 +40,7 @@ FAMILY_SAMPLES = {
     "node": "node --test", "npm": "npm test", "npx": "npx tsc --noEmit", "oxlint": "oxlint src",
     "playwright": "playwright test", "pnpm": "pnpm test", "prettier": "prettier --check .",
     "prisma": "prisma generate", "tsc": "tsc --noEmit", "vite": "vite build", "vitest": "vitest run",
-    "yarn": "yarn test",
+    "yarn": "yarn test", "gh": "gh pr diff 12", "aws": "aws s3 ls", "psql": "psql -c 'select 1'",
 }  # fmt: skip
 
 # Fixture directories whose command is not a raw tool command the hook sees.
@@ -50,7 +50,14 @@ FIXTURE_NOT_REWRITTEN = {
     "rtk-test": "rtk's own command (rtk test <cmd>): already rtk",
     "env/explicit": "env -i with a clean environment: how the capture ran; env options other than -u stay raw",
     "eslint/unix-errors": "an explicit -f/--format flag: the hook leaves format flags to the tool",
-}
+    **{
+        f"aws/{case}": "an explicit --output table/text: the hook leaves format flags to the tool"
+        for case in (
+            "ec2-describe-instances-table", "ec2-describe-instances-text", "logs-get-log-events-text",
+            "sts-get-caller-identity-table",
+        )
+    },
+}  # fmt: skip
 
 # TOML filters without a fixture directory of the same name: a command each serves.
 TOML_SAMPLES = {
@@ -195,7 +202,7 @@ DOCS_NOT_REACHED = {
     "uv run rtk pytest": "already rtk", "terraform planet": "not a terraform subcommand",
     "python -m rtk": "rtk itself", "python3 -m rtk": "rtk itself", "sbt console": "REPL", "ssh host": "interactive",
     "yarn dev": "dev server", "pnpm dev": "dev server", "npm start": "dev server", "vite dev": "dev server",
-    "mocha --watch": "watch",
+    "mocha --watch": "watch", "pip uninstall rtk-proxy": "pip uninstall may prompt: only install and list forms",
 }  # fmt: skip
 _PLACEHOLDER = re.compile(
     r"\bFILE\b|\.\.\.|[<>\[\]*]|/\w+/|^\S+$|^\S+ \S+/|^poetry run$|^bundle exec$|^python -m( X)?$"
