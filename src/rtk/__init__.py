@@ -9,6 +9,7 @@ __version__ = "0.1.0"
 # rtk's own commands (as opposed to wrapped tools): name -> (module, summary).
 # Each module has ``main(args: list[str]) -> int`` and is imported only when run.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "bypass": ("rtk.commands.proxy", "run a command raw (no filter) but track it (the upstream name of proxy)"),
     "cc-economics": (
         "rtk.commands.cc_economics",
         "Claude Code tokens and cost per day and model, beside rtk's savings",
@@ -29,6 +30,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "learn": ("rtk.commands.learn", "failed-then-corrected commands in past sessions, as rules for the agent"),
     "log": ("rtk.commands.log", "a log file with repeated lines counted once, errors and warnings summarised"),
     "proxy": ("rtk.commands.proxy", "run a command raw (no filter) but track it"),
+    "recall": (
+        "rtk.commands.recall",
+        "list the raw outputs rtk kept, print one back by id: --full, --lines A-B, --grep PATTERN",
+    ),
     "read": ("rtk.commands.read", "print files like cat/head/tail (exact bytes); --level minimal|aggressive"),
     "rewrite": ("rtk.rewrite.cli", "print the rtk form of a command line (for agent hooks)"),
     "session": ("rtk.commands.session_cmd", "recent agent sessions: commands, how many went through rtk, tokens saved"),

@@ -248,7 +248,6 @@ class SummaryStream(LineFilter):
         return "\n".join(out)
 
 
-
 class FallbackStream(LineFilter):
     """``rtk test`` on output of no known runner: the failure blocks and the summary lines among the last 20."""
 
