@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "json": ("rtk.commands.json_cmd", "a compact view of a JSON file: --depth N, --keys-only"),
     "learn": ("rtk.commands.learn", "failed-then-corrected commands in past sessions, as rules for the agent"),
     "log": ("rtk.commands.log", "a log file with repeated lines counted once, errors and warnings summarised"),
+    "pipe": ("rtk.commands.pipe", "filter standard input with a filter: cmd 2>&1 | rtk pipe [-f cargo-test]"),
     "proxy": ("rtk.commands.proxy", "run a command raw (no filter) but track it"),
     "recall": (
         "rtk.commands.recall",
@@ -36,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "read": ("rtk.commands.read", "print files like cat/head/tail (exact bytes); --level minimal|aggressive"),
     "rewrite": ("rtk.rewrite.cli", "print the rtk form of a command line (for agent hooks)"),
+    "run": ("rtk.commands.run_cmd", 'run a shell line (-c "...") or a command and filter its output, exact exit code'),
     "session": ("rtk.commands.session_cmd", "recent agent sessions: commands, how many went through rtk, tokens saved"),
     "smart": ("rtk.commands.smart", "a two-line description of a source file"),
     "summary": ("rtk.commands.summary_cmd", "run a command, show the exit code, first error block and last lines"),
