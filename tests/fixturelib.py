@@ -11,9 +11,8 @@ from rtk import filters, pipeline, tokens
 from rtk.filterapi import Spec
 
 FIXTURES = Path(__file__).parent / "fixtures"
-# Goldens name the recovery file with a realistic path. The replay test writes the real file
-# into a directory of exactly this length, so the never-worse decision (which counts the hint
-# line) is the same in both; the epoch in real names has 10 digits too.
+# Goldens name the recovery file as the hint does, `rtk recall <content hash>` (the same in the
+# replay test, which writes the real file). TEE_DIR and tee_placeholder remain for older callers.
 TEE_DIR = "/home/dev/.local/share/rtk/tee"
 TEE_EPOCH = "1700000000"
 KNOWN_KEYS = {
@@ -83,9 +82,39 @@ def tee_placeholder(argv: list[str]) -> str:
     return f"{TEE_DIR}/{TEE_EPOCH}_{slug(argv)}.log"
 
 
-def keeper(argv: list[str], raw: bytes) -> str:
-    """Stand-in for tee.write: a fixed path so goldens are stable."""
-    return tee_placeholder(argv)
+_KEEP_DIR: list[str] = []
+
+
+def keep_dir() -> str:
+    """A scratch recovery directory for this test process (``run`` points RTK_TEE_DIR at it)."""
+    import tempfile
+
+    if not _KEEP_DIR:
+        _KEEP_DIR.append(tempfile.mkdtemp(prefix="rtk-fixture-tee-"))
+    return _KEEP_DIR[0]
+
+
+def keeper(argv: list[str], raw: bytes) -> str | None:
+    """tee.write into the scratch directory: under ``run`` the hint names ``rtk recall <content hash>``."""
+    import os
+
+    from rtk import tee
+
+    old = os.environ.get("RTK_TEE_DIR")
+    os.environ["RTK_TEE_DIR"] = keep_dir()
+    try:
+        return tee.write(argv, raw)
+    finally:
+        _set_tee_dir(old)
+
+
+def _set_tee_dir(value: str | None) -> None:
+    import os
+
+    if value is None:
+        os.environ.pop("RTK_TEE_DIR", None)
+    else:
+        os.environ["RTK_TEE_DIR"] = value
 
 
 RUNNERS = ("test", "err", "summary")  # rtk's own runners: argv = ["rtk", runner, command...]
@@ -110,10 +139,17 @@ def run(fx: Fixture) -> pipeline.Outcome:
     options.ultra_compact = fx.ultra_compact
     spec = spec_for(fx)
     argv = fx.argv[2:] if fx.argv[0] == "rtk" and fx.argv[1:2] and fx.argv[1] in RUNNERS else fx.argv
-    if spec.stream is not None:
-        return pipeline.apply_stream(spec.name, spec.stream, argv, fx.raw, fx.exit_code, keeper)
-    assert spec.filter is not None
-    return pipeline.apply(spec.name, spec.filter, argv, fx.raw, fx.exit_code, keeper)
+    import os
+
+    old = os.environ.get("RTK_TEE_DIR")
+    os.environ["RTK_TEE_DIR"] = keep_dir()
+    try:
+        if spec.stream is not None:
+            return pipeline.apply_stream(spec.name, spec.stream, argv, fx.raw, fx.exit_code, keeper)
+        assert spec.filter is not None
+        return pipeline.apply(spec.name, spec.filter, argv, fx.raw, fx.exit_code, keeper)
+    finally:
+        _set_tee_dir(old)
 
 
 def savings(out: pipeline.Outcome) -> float:

@@ -70,3 +70,12 @@ def loaded(tmp_path: Path, *argv: str) -> set[str]:
     p = subprocess.run(probe_argv(*argv), env=env, capture_output=True, text=True, timeout=60)
     line = next(ln for ln in p.stderr.splitlines() if ln.startswith("MODULES "))
     return set(line.split()[1:])
+
+
+def kept_path(hint_line: str) -> str:
+    """The recovery file a ``[rtk] full output: rtk recall ID`` hint names (found as ``rtk recall`` finds it)."""
+    from rtk.commands import recall
+
+    rid = hint_line.strip().removeprefix("[rtk] full output: rtk recall ")
+    assert rid != hint_line.strip(), hint_line
+    return recall.find(rid)[0].path

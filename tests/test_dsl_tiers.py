@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import loaded, path_with, rtk_argv, stub_tool
+from helpers import kept_path, loaded, path_with, rtk_argv, stub_tool
 from rtk import paths
 from rtk.dsl import lookup, trust
 
@@ -57,7 +57,7 @@ def test_user_filter_applies(tool: Path) -> None:
     p = rtk(tool, "mytool")
     assert p.returncode == 3
     assert p.stdout.startswith("keep me\n[rtk] mine: 30 of 31 lines hidden\n[rtk] full output: ")
-    log = p.stdout.strip().split("full output: ")[1]
+    log = kept_path(p.stdout.splitlines()[-1])
     assert Path(log).read_text().count("noise") == 30
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import path_with, stub_tool
+from helpers import kept_path, path_with, stub_tool
 from rtk import config, filters, options, pipeline, run, tokens
 
 NOISE = "".join(f"noise line {i} with some padding text\n" for i in range(40))
@@ -85,8 +85,8 @@ def test_unrecognized_long_output_is_bounded_with_recovery(
     assert lines[1] == "… 993 more like: line <n>  (lines 2-994)"
     assert lines[2:-1] == [f"line {i}" for i in range(995, 1001)]
     hint = lines[-1]
-    assert hint.startswith("[rtk] full output: ")
-    saved = Path(hint.removeprefix("[rtk] full output: ")).read_text()
+    assert hint.startswith("[rtk] full output: rtk recall ")
+    saved = Path(kept_path(hint)).read_text()
     assert saved.count("\n") == 1000
 
 
@@ -122,7 +122,7 @@ def test_filtered_output_with_cut_names_the_recovery_file(
     out, _ = capfd.readouterr()
     assert code == 0
     assert out.startswith("item number 1 of the listing\nitem number 2 of the listing\n+48 more\n")
-    path = out.splitlines()[-1].removeprefix("[rtk] full output: ")
+    path = kept_path(out.splitlines()[-1])
     assert Path(path).read_text().count("\n") == 50
     assert oct(os.stat(path).st_mode & 0o777) == "0o600"
 

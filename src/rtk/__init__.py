@@ -9,6 +9,7 @@ __version__ = "0.1.0"
 # rtk's own commands (as opposed to wrapped tools): name -> (module, summary).
 # Each module has ``main(args: list[str]) -> int`` and is imported only when run.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "bypass": ("rtk.commands.proxy", "run a command raw (no filter) but track it (the upstream name of proxy)"),
     "cc-economics": (
         "rtk.commands.cc_economics",
         "Claude Code tokens and cost per day and model, beside rtk's savings",
@@ -28,9 +29,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "json": ("rtk.commands.json_cmd", "a compact view of a JSON file: --depth N, --keys-only"),
     "learn": ("rtk.commands.learn", "failed-then-corrected commands in past sessions, as rules for the agent"),
     "log": ("rtk.commands.log", "a log file with repeated lines counted once, errors and warnings summarised"),
+    "pipe": ("rtk.commands.pipe", "filter standard input with a filter: cmd 2>&1 | rtk pipe [-f cargo-test]"),
     "proxy": ("rtk.commands.proxy", "run a command raw (no filter) but track it"),
+    "recall": (
+        "rtk.commands.recall",
+        "list the raw outputs rtk kept, print one back by id: --full, --lines A-B, --grep PATTERN",
+    ),
     "read": ("rtk.commands.read", "print files like cat/head/tail (exact bytes); --level minimal|aggressive"),
     "rewrite": ("rtk.rewrite.cli", "print the rtk form of a command line (for agent hooks)"),
+    "run": ("rtk.commands.run_cmd", 'run a shell line (-c "...") or a command and filter its output, exact exit code'),
     "session": ("rtk.commands.session_cmd", "recent agent sessions: commands, how many went through rtk, tokens saved"),
     "smart": ("rtk.commands.smart", "a two-line description of a source file"),
     "summary": ("rtk.commands.summary_cmd", "run a command, show the exit code, first error block and last lines"),

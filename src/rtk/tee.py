@@ -172,7 +172,31 @@ def _rotate(d: str, keep: int, max_age_s: int, max_bytes: int) -> None:
         total -= size
 
 
+ID_LEN = 6  # hex digits of the content hash that name a recovery file in hints and ``rtk recall``
+
+
+def content_id(path: str) -> str | None:
+    """The short content hash (SHA-256, first ``ID_LEN`` hex digits) of a recovery file; None if unreadable."""
+    import hashlib
+
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            while chunk := f.read(1 << 16):
+                h.update(chunk)
+    except OSError:
+        return None
+    return h.hexdigest()[:ID_LEN]
+
+
 def hint(path: str) -> str:
-    """The one line that tells the agent where the raw output is."""
+    """The one line that tells the agent how to get the raw output back: ``rtk recall ID``.
+
+    The file's path is named instead when it is not a recovery file (``rtk read`` names the
+    user's own file) or cannot be read back.
+    """
+    rid = content_id(path) if os.path.dirname(os.path.abspath(path)) == os.path.abspath(directory()) else None
+    if rid is not None:
+        return f"[rtk] full output: rtk recall {rid}"
     shown = path if " " not in path else f'"{path}"'
     return f"[rtk] full output: {shown}"

@@ -1,0 +1,105 @@
+"""rtk pipe, rtk run, rtk recall, rtk bypass: content and exit codes (issue 16)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from rtk import COMMANDS
+from rtk.commands import pipe, run_cmd
+
+
+def rtk(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "rtk", *args], input=stdin, capture_output=True, timeout=60)
+
+
+def test_new_words_are_registered() -> None:
+    for word in ("pipe", "run", "recall", "bypass"):
+        assert word in COMMANDS
+    assert COMMANDS["bypass"][0] == COMMANDS["proxy"][0]
+
+
+def test_bypass_runs_raw_with_exit_code() -> None:
+    p = rtk("bypass", "sh", "-c", "echo raw; exit 5")
+    assert (p.returncode, p.stdout) == (5, b"raw\n")
+
+
+def test_run_c_exit_codes_and_signals() -> None:
+    assert rtk("run", "-c", "echo hi; exit 3").returncode == 3
+    p = rtk("run", "-c", "kill -TERM $$")
+    assert p.returncode == 128 + 15
+
+
+def test_run_generic_long_output_is_folded_with_recall_hint() -> None:
+    p = rtk("run", "-c", 'i=1; while [ $i -le 500 ]; do echo "request $i served"; i=$((i+1)); done; exit 2')
+    lines = p.stdout.decode().splitlines()
+    assert p.returncode == 2
+    assert lines[0] == "request 1 served" and "request 500 served" in lines
+    assert len(lines) < 50 and lines[-1].startswith("[rtk] full output: rtk recall ")
+    rid = lines[-1].rsplit(" ", 1)[1]
+    full = rtk("recall", rid, "--full")
+    assert full.returncode == 0
+    assert full.stdout == b"".join(b"request %d served\n" % i for i in range(1, 501))
+    part = rtk("recall", rid, "--lines", "10-12")
+    assert part.stdout == b"request 10 served\nrequest 11 served\nrequest 12 served\n"
+    hit = rtk("recall", rid, "--grep", "request 49[89] ")
+    assert hit.stdout == b"498:request 498 served\n499:request 499 served\n"
+    assert rtk("recall", rid, "--grep", "nope").returncode == 1
+    listing = rtk("recall").stdout.decode()
+    assert rid in listing and "while" in listing
+
+
+def test_run_short_output_whole() -> None:
+    p = rtk("run", "-c", "echo one; echo two")
+    assert (p.returncode, p.stdout) == (0, b"one\ntwo\n")
+
+
+def test_simple_words() -> None:
+    assert run_cmd.simple_words("cargo test --all") == ["cargo", "test", "--all"]
+    assert run_cmd.simple_words("cargo test | tail") is None
+    assert run_cmd.simple_words("A=1 make") is None
+    assert run_cmd.simple_words("ls *.py") is None
+
+
+def test_recall_errors_are_one_line() -> None:
+    p = rtk("recall", "ffffffff")
+    assert p.returncode == 1 and p.stderr.decode().count("\n") == 1 and b"Traceback" not in p.stderr
+    p = rtk("recall", "abcd", "--lines", "5-2")
+    assert p.returncode == 2 and b"ends before it starts" in p.stderr
+
+
+CARGO_OK = (
+    b"running 2 tests\ntest a ... ok\ntest b ... ok\n\n"
+    b"test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n\n"
+)
+
+
+@pytest.mark.parametrize("args", [["-f", "cargo-test"], ["-f", "cargo test"], []])
+def test_pipe_cargo_never_claims_success(args: list[str]) -> None:
+    p = rtk("pipe", *args, stdin=CARGO_OK)
+    out = p.stdout.decode()
+    assert p.returncode == 0
+    assert "2 passed" in out
+    assert "ok" not in out.split("2 passed")[0].lower().split("cargo test:")[-1]  # no success verdict
+
+
+def test_pipe_unknown_filter_and_args() -> None:
+    p = rtk("pipe", "-f", "nosuch", stdin=b"x\n")
+    assert p.returncode == 2 and b"unknown filter" in p.stderr
+    assert rtk("pipe", "extra", stdin=b"").returncode == 2
+
+
+def test_pipe_generic_bounded() -> None:
+    data = b"".join(b"%d\n" % i for i in range(1, 200001))
+    p = rtk("pipe", stdin=data)
+    lines = p.stdout.decode().splitlines()
+    assert p.returncode == 0 and len(lines) < 60 and "200000" in lines
+
+
+def test_pipe_names() -> None:
+    assert pipe.spec_for_name("cargo-test")[1].name == "cargo-test"
+    assert pipe.spec_for_name("git-stash-list")[1].name == "git-stash-list"
+    assert pipe.detect("running 3 tests\ntest result: ok.") == ["cargo", "test"]
+    assert pipe.detect("hello") is None
