@@ -76,6 +76,10 @@ FAMILIES: dict[str, str] = {
     "vite": "rtk.filters.js.build",
     "vitest": "rtk.filters.js.test",
     "yarn": "rtk.filters.js.pm",
+    # --- ruby ---
+    "rails": "rtk.filters.ruby.minitest",
+    "rake": "rtk.filters.ruby.minitest",
+    "rspec": "rtk.filters.ruby.rspec",
     # --- github cli ---
     "gh": "rtk.filters.gh.gh",
     # --- generic runners ---
