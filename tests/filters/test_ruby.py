@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rtk import filters
+from rtk import config, filters
 from rtk.filterapi import Filtered, Unrecognized
-from rtk.filters.ruby import minitest, report, rspec
+from rtk.filters.ruby import minitest, rspec
 
 
 @pytest.mark.parametrize(
@@ -71,15 +71,16 @@ def test_rspec_unknown_output_is_unrecognized() -> None:
 
 
 def test_failure_block_is_bounded_and_counted() -> None:
+    LIMIT = int(config.get("limits.test_failure_lines"))
     frames = "".join(f"     # ./lib/deep.rb:{i}:in `f'\n" for i in range(100))
     out = f"Failures:\n\n  1) X fails\n     Failure/Error: boom\n{frames}\n1 example, 1 failure\n"
     res = rspec.rspec(["rspec"], out, 1)
     assert isinstance(res, Filtered)
-    assert res.cut == 100 + 2 - report.MAX_BLOCK  # the header, Failure/Error and 100 frames
+    assert res.cut == 100 + 2 - LIMIT  # the header, Failure/Error and 100 frames
     assert "./lib/deep.rb:0:in" in res.text
     assert "./lib/deep.rb:99:in" in res.text  # the tail (where the spec's own frame is) stays
-    assert "./lib/deep.rb:50:in" not in res.text
-    assert f"42 more lines of this failure (bound {report.MAX_BLOCK} per failure)" in res.text
+    assert "./lib/deep.rb:60:in" not in res.text
+    assert f"{102 - LIMIT} more lines of this failure (bound {LIMIT} per failure)" in res.text
 
 
 def test_minitest_nonzero_exit_without_failures_is_said() -> None:

@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-MAX_BLOCK = 60  # lines kept per failure block; the rest is counted
-TAIL = 15  # of which the last lines (the test's own frame is usually the last one)
+from rtk import config
+
+TAIL = 10  # lines of the bound kept from a block's end (the test's own frame is usually the last one)
 
 
 def bound(block: list[str]) -> tuple[list[str], int]:
-    """``block`` capped at MAX_BLOCK lines (head and tail), with a line saying how many were left out."""
+    """``block`` capped at ``limits.test_failure_lines`` (head and tail), saying how many lines were left out."""
+    limit = max(int(config.get("limits.test_failure_lines")), 2 * TAIL)
     while block and not block[-1].strip():
         block = block[:-1]
-    if len(block) <= MAX_BLOCK:
+    if len(block) <= limit:
         return block, 0
-    extra = len(block) - MAX_BLOCK
-    head = block[: MAX_BLOCK - TAIL]
-    note = f"     ... {extra} more lines of this failure (bound {MAX_BLOCK} per failure)"
-    return [*head, note, *block[-TAIL:]], extra
+    extra = len(block) - limit
+    note = f"     ... {extra} more lines of this failure (bound {limit} per failure)"
+    return [*block[: limit - TAIL], note, *block[-TAIL:]], extra
 
 
 def squeeze(lines: list[str]) -> str:
