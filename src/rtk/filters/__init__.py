@@ -80,6 +80,9 @@ FAMILIES: dict[str, str] = {
     "rails": "rtk.filters.ruby.minitest",
     "rake": "rtk.filters.ruby.minitest",
     "rspec": "rtk.filters.ruby.rspec",
+    # --- data and remote shells ---
+    "jq": "rtk.filters.jq.jq",
+    "ssh": "rtk.filters.ssh.ssh",
     # --- github cli ---
     "gh": "rtk.filters.gh.gh",
     # --- generic runners ---

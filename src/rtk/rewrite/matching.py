@@ -176,6 +176,11 @@ def _blocked(rule: Rule, sub: str, args: list[str]) -> str:
                 return f"{f} asks for native output"
     if rule.requires and not _flag_present(args, rule.requires):
         return f"{rule.id} without {rule.requires[0]} is interactive"
+    if rule.id == "ssh":  # issue 16: ssh HOST alone is a login shell; only HOST COMMAND forms are filtered
+        from rtk.filters.ssh.forms import remote_command
+
+        if remote_command(args) is None:
+            return "ssh without a remote command is interactive"
     return ""
 
 

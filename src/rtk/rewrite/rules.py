@@ -212,6 +212,12 @@ RULES: list[Rule] = [
     R(50, "paratest", ("paratest",), None, "rtk paratest", "Tests", 80),
     R(51, "ecs", ("ecs",), None, "rtk ecs", "Build", 70),
     R(52, "pint", ("pint",), None, "rtk pint", "Build", 70),
+    # --- data and remote shells (issue 16: jq, ssh) ---------------------------------------------------
+    # jq: data passes through (only huge single values are viewed); may end a pipeline (curl ... | jq .).
+    R(95, "jq", ("jq",), None, "rtk jq", "Files", 10, pipe="both",
+      raw_flags={"": ("-r", "-j", "-c", "--raw-output", "--join-output", "--compact-output", "--seq", "--stream")}),
+    # ssh: only HOST COMMAND forms (select() leaves interactive and -t/-N/-f/-W forms raw); folded when long.
+    R(96, "ssh", ("ssh",), None, "rtk ssh", "Network", 30, raw_flags={"": ("-t", "-tt", "-N", "-f", "-W")}),
     # --- TOML-backed ----------------------------------------------------------------------------------
     R(63, "ansible-playbook", ("ansible-playbook",), None, "rtk ansible-playbook", "Infra", 70, kind="toml"),
     R(64, "brew", ("brew",), ("install", "upgrade"), "rtk brew", "PackageManager", 65, kind="toml"),
