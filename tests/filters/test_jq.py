@@ -8,12 +8,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from tests.helpers import rtk_argv
 
 from rtk import filters
 from rtk.filterapi import Verbatim
 from rtk.filters.jq import jq
 from rtk.rewrite import engine
-from tests.helpers import rtk_argv
 
 
 @pytest.mark.parametrize(
