@@ -83,6 +83,8 @@ FAMILIES: dict[str, str] = {
     # --- data and remote shells ---
     "jq": "rtk.filters.jq.jq",
     "ssh": "rtk.filters.ssh.ssh",
+    # --- php ---
+    "phpunit": "rtk.filters.php.phpunit",
     # --- github cli ---
     "gh": "rtk.filters.gh.gh",
     # --- generic runners ---

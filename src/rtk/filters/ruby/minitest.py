@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.ruby.report import bound, squeeze
+from rtk.filters.failblocks import bound, squeeze
 
 COMMANDS = ("rake", "rails")
 

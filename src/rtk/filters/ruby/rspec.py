@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.ruby.report import bound, squeeze
+from rtk.filters.failblocks import bound, squeeze
 
 COMMANDS = ("rspec",)
 

@@ -1,4 +1,4 @@
-"""What the Ruby test filters share: the per-failure bound and blank-line squeezing."""
+"""Failure blocks of test runners (rspec, Minitest, phpunit): the per-block bound and blank-line squeezing."""
 
 from __future__ import annotations
 
