@@ -59,6 +59,7 @@ FAMILIES: dict[str, str] = {
     "make": "rtk.filters.cc.cc",
     # --- javascript, typescript ---
     "biome": "rtk.filters.js.lint",
+    "deno": "rtk.filters.js.deno",
     "bun": "rtk.filters.js.pm",
     "eslint": "rtk.filters.js.lint",
     "jest": "rtk.filters.js.test",
