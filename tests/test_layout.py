@@ -208,7 +208,22 @@ def test_each_family_is_a_package_and_shared_helpers_are_shared() -> None:
                 users.add(".".join(parts[:3]) if parts[:2] == ["rtk", "filters"] else name)
         assert len(users) >= 2, f"rtk.filters.{helper} is used by {sorted(users)} only"
     families = sorted(p.parent.name for p in FILTERS.glob("*/__init__.py"))
-    assert families == ["aws", "cc", "files", "gh", "git", "go", "js", "psql", "python", "rust"]
+    assert families == [
+        "aws",
+        "cc",
+        "files",
+        "gh",
+        "git",
+        "go",
+        "jq",
+        "js",
+        "php",
+        "psql",
+        "python",
+        "ruby",
+        "rust",
+        "ssh",
+    ]
 
 
 def test_families_map_to_modules_of_their_package() -> None:

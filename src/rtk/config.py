@@ -62,7 +62,7 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "json_max_string": (400, "curl/wget/rtk json: characters shown of a long string value"),
         "log_max_lines": (200, "rtk log: distinct lines shown (errors and warnings always shown)"),
         "buffer_max_bytes": (67108864, "output a whole-output filter may hold in memory"),
-        # every test runner (pytest, cargo test, nextest, go test, ctest, vitest, jest, rtk test...)
+        # every test runner (pytest, cargo test, nextest, go test, ctest, vitest, jest, rspec, minitest, rtk test...)
         "test_max_failures": (30, "failing tests shown in full (the rest by name and first line)"),
         "test_failure_lines": (40, "lines kept per failing test: assertion, diff, user-code frames"),
         # rust, go, c/c++ (cargo, go, golangci-lint, make, gcc/clang, cmake --build, ctest)

@@ -54,11 +54,6 @@ class Context:
         return decide(command, agent=None, cwd=cwd, permissions=rules, launch=current())
 
 
-def permission_problem(problem: str) -> bool:
-    """A config problem that drops ``hooks.allow``/``ask``/``deny``: nothing is auto-allowed then."""
-    return any(f"hooks.{k} must be" in problem for k in ("allow", "ask", "deny"))
-
-
 NOTHING: Answer = (None, "", 0)
 
 

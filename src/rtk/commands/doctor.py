@@ -96,8 +96,8 @@ def permission_problems(cwd: str | None = None) -> list[str]:
     import json
 
     from rtk import config
-    from rtk.agents._adapt import permission_problem
     from rtk.rewrite import permissions
+    from rtk.rewrite.permissions import permission_problem
 
     out: list[str] = []
     for path in permissions.sources(cwd):

@@ -59,6 +59,7 @@ FAMILIES: dict[str, str] = {
     "make": "rtk.filters.cc.cc",
     # --- javascript, typescript ---
     "biome": "rtk.filters.js.lint",
+    "deno": "rtk.filters.js.deno",
     "bun": "rtk.filters.js.pm",
     "eslint": "rtk.filters.js.lint",
     "jest": "rtk.filters.js.test",
@@ -76,6 +77,15 @@ FAMILIES: dict[str, str] = {
     "vite": "rtk.filters.js.build",
     "vitest": "rtk.filters.js.test",
     "yarn": "rtk.filters.js.pm",
+    # --- ruby ---
+    "rails": "rtk.filters.ruby.minitest",
+    "rake": "rtk.filters.ruby.minitest",
+    "rspec": "rtk.filters.ruby.rspec",
+    # --- data and remote shells ---
+    "jq": "rtk.filters.jq.jq",
+    "ssh": "rtk.filters.ssh.ssh",
+    # --- php ---
+    "phpunit": "rtk.filters.php.phpunit",
     # --- github cli ---
     "gh": "rtk.filters.gh.gh",
     # --- cloud and databases ---

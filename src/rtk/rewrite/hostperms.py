@@ -125,7 +125,7 @@ def host_rules(agent: str, cwd: str | None = None) -> Permissions:
 def load(agent: str, cwd: str | None = None) -> Permissions:
     """What the hook of ``agent`` judges with: the host's rules plus rtk's ``[hooks]`` ask/deny (and allow, for hosts not read)."""
     from rtk import config
-    from rtk.agents._adapt import permission_problem
+    from rtk.rewrite.permissions import permission_problem
 
     conf = config.load(report=False)  # a config problem must not print on a hook's stderr
     broken = "; ".join(p for p in config.problems() if permission_problem(p))

@@ -178,6 +178,11 @@ def _blocked(rule: Rule, sub: str, args: list[str]) -> str:
         return f"{rule.id} without {rule.requires[0]} is interactive"
     if rule.min_words and len(_words_after_opts(rule.tools[0], args, rule.min_words)) < rule.min_words:
         return f"{rule.id} without a command is interactive"
+    if rule.id == "ssh":  # issue 16: ssh HOST alone is a login shell; only HOST COMMAND forms are filtered
+        from rtk.filters.ssh.forms import remote_command
+
+        if remote_command(args) is None:
+            return "ssh without a remote command is interactive"
     return ""
 
 

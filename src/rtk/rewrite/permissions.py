@@ -430,3 +430,8 @@ def evaluate(
 
 def _value_forms(values: list[str], transparent: _Prefixes = ()) -> list[str]:
     return [_norm(values), *_resolved(values, transparent)] if values else []
+
+
+def permission_problem(problem: str) -> bool:
+    """A config problem that drops ``hooks.allow``/``ask``/``deny``: nothing is auto-allowed then."""
+    return any(f"hooks.{k} must be" in problem for k in ("allow", "ask", "deny"))

@@ -246,7 +246,9 @@ RULES: list[Rule] = [
     R(89, "terraform", ("terraform",), ("plan",), "rtk terraform", "Infra", 70, kind="toml"),
     R(93, "yamllint", ("yamllint",), None, "rtk yamllint", "Build", 65, kind="toml"),
     # --- families still to come (issue 16): see FUTURE ------------------------------------
-    R(95, "jq", ("jq",), None, "rtk jq", "Files", 50),
+    # jq: data passes through (only huge single values are viewed); may end a pipeline (curl ... | jq .).
+    R(95, "jq", ("jq",), None, "rtk jq", "Files", 10, pipe="both",
+      raw_flags={"": ("-r", "-j", "-c", "--raw-output", "--join-output", "--compact-output", "--seq", "--stream")}),
     R(96, "just", ("just",), None, "rtk just", "Build", 60,
       raw_flags={"": ("--list", "-l", "--summary", "--dump", "--evaluate", "--choose", "--edit", "-e")}),
     R(97, "ssh", ("ssh",), None, "rtk ssh", "Network", 40, min_words=2,

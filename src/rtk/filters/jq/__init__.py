@@ -1,0 +1,1 @@
+"""The jq family: jq output is data; only huge pretty-printed JSON goes through the JSON view."""

@@ -1,0 +1,109 @@
+"""Filters for deno test, deno lint and deno check (pretty output); deno run and the rest run unfiltered.
+
+``deno test``: passing and ignored test lines, ``Check``/``Download`` lines and the
+``running N tests`` headers go; every block of the ``ERRORS`` section stays (test
+name => file:line:col, the error, source line, frames; bounded per block by
+``limits.test_failure_lines``); the ``FAILURES`` list that repeats those headers goes;
+the ``ok | N passed | N failed`` summary and deno's own error lines stay.
+``deno lint`` and ``deno check``: every diagnostic with its rule or TS code,
+message, source line, hint and location; the ``docs:`` links, the caret lines
+(the location gives the column) and empty gutter lines go. Output without the summary deno prints is shown raw. Other
+reporters (``--reporter``, ``--json``, ``--compact``) run unfiltered.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.filters.failblocks import bound, squeeze
+
+COMMANDS = ("deno",)
+
+_RAW = ("--reporter", "--json", "--compact", "--watch", "--help", "-h", "--doc", "--rules", "--fix", "--coverage")
+_TEST_SUMMARY = re.compile(r"^(ok|FAILED) \| \d+ passed( \(\d+ steps?\))? \| \d+ failed")
+_PASS = re.compile(r"^.* \.\.\. (ok|ignored|FAILED) \([\d.]+\w+\)$")
+_HEADER = re.compile(r"^(running \d+ tests? from .*|Check .*|Download .*)$")
+_BLOCK = re.compile(r"^.+ => \S+:\d+:\d+$")
+
+
+def select(argv: list[str]) -> Spec | None:
+    if len(argv) < 2 or any(a.split("=", 1)[0] in _RAW for a in argv[2:]):
+        return None
+    sub = argv[1]
+    if sub == "test":
+        return Spec("deno-test", test, env={"NO_COLOR": "1"})
+    if sub in ("lint", "check"):
+        return Spec(f"deno-{sub}", diagnostics, env={"NO_COLOR": "1"})
+    return None
+
+
+def test(argv: list[str], output: str, exit_code: int) -> str | Filtered:
+    lines = output.splitlines()
+    if not any(_TEST_SUMMARY.match(ln) for ln in lines):
+        raise Unrecognized("no deno test summary")
+    out: list[str] = []
+    block: list[str] = []
+    headers: set[str] = set()
+    section = ""
+    cut = 0
+
+    def flush() -> None:
+        nonlocal cut
+        if block:
+            kept, extra = bound(block)
+            cut += extra
+            out.extend(kept)
+            out.append("")
+            block.clear()
+
+    for ln in lines:
+        s = ln.strip()
+        if s in ("ERRORS", "FAILURES"):
+            flush()
+            section = s
+            if s == "ERRORS":
+                out.append(s)
+            continue
+        if _TEST_SUMMARY.match(s):
+            flush()
+            section = ""
+            out.append(s)
+            continue
+        if section == "ERRORS":
+            if _BLOCK.match(ln):
+                flush()
+                headers.add(s)
+            if block or _BLOCK.match(ln):
+                block.append(ln)
+            elif s:
+                out.append(ln)
+            continue
+        if section == "FAILURES":
+            if s and s not in headers:  # a failure the ERRORS section did not show
+                out.append(ln)
+            continue
+        if _PASS.match(s) or _HEADER.match(s):
+            continue
+        out.append(ln)
+    flush()
+    return Filtered(squeeze(out), cut)
+
+
+# An empty gutter (``  |``) or a caret/tilde line under the source: the location line gives the column.
+_CARETS = re.compile(r"^\s*\|?\s*[\^~]*\s*$")
+_LINT_END = re.compile(r"^(Found \d+ problems?|Checked \d+ files?|Found \d+ errors?\.)")
+
+
+def diagnostics(argv: list[str], output: str, exit_code: int) -> str | None:
+    lines = output.splitlines()
+    if not any(_LINT_END.match(ln) or "[ERROR]:" in ln or ln.startswith("error[") for ln in lines):
+        if exit_code == 0 and all(_HEADER.match(ln) or not ln.strip() for ln in lines):
+            return None  # deno check with nothing to report: its own one line
+        raise Unrecognized("no deno diagnostics")
+    out = [
+        ln
+        for ln in lines
+        if not ln.strip().startswith("docs: https://") and not _CARETS.match(ln) and not _HEADER.match(ln)
+    ]
+    return squeeze(out)
