@@ -9,10 +9,16 @@ from rtk.fold.mask import mask, tokens
 from rtk.fold.miner import Miner, Template
 
 TAIL = 5  # the last lines of an output (its summary) are always shown
-RARE = 3  # a template with at most this many lines in a run is shown whole
+RARE = 3  # a template with at most this many lines after its first...
+RARE_SHARE = 300  # ...or at most one line in this many of the output is shown whole (rare lines are facts)
+TENTS = 16  # lines of a template held as maybe-rare at most
 VALUES = 5  # a field with at most this many distinct values lists them with counts
 PENDING = 4096  # shown lines held back at most, waiting for their fold's final count
 _COUNTED = ("<n>", "<pct>", "<size>")
+_MEASURED = ("<n>", "<dur>", "<time>", "<size>")  # fields where a value far above the usual is an anomaly
+OUTLIER = 10  # a value at least this many times the field's mean so far is shown whole...
+OUTLIER_AFTER = 20  # ...once the field has this many values, and only if it goes up and down (not a clock)
+_EDGES = "()[]{}<>,;\"'`*#=%µ" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def _num(tok: str) -> float | None:
@@ -28,15 +34,31 @@ def _num(tok: str) -> float | None:
         return None
 
 
+def _value(tok: str) -> float | None:
+    """The number in a measured field: ``357.789ms`` 357.789, ``0:00:01.222`` 1.222 (h:m:s in seconds)."""
+    core = tok.strip(_EDGES)
+    try:
+        if ":" not in core:
+            return float(core)
+        total = 0.0
+        for part in core.split(":"):
+            total = total * 60 + float(part)
+        return total
+    except ValueError:
+        return None
+
+
 class Group:
     """The lines of one template since its head line was shown: count, range, values, monotonic fields."""
 
     __slots__ = (
-        "cancelled", "count", "first", "head", "last", "last_no", "mono", "prev", "shown", "template", "tents", "values",
+        "cancelled", "count", "first", "head", "key", "last", "last_no", "measure", "mono", "prev", "shown", "template",
+        "tents", "values",
     )  # fmt: skip
 
-    def __init__(self, template: Template, no: int, raw: list[str]) -> None:
+    def __init__(self, template: Template, no: int, raw: list[str], key: object = None) -> None:
         self.template = template
+        self.key = key
         self.head = raw
         self.prev = raw
         self.first = no  # the head's line number
@@ -48,6 +70,28 @@ class Group:
         self.cancelled = False
         self.values: list[dict[str, int] | None] = [{t: 1} for t in raw]
         self.mono: list[int] = [0] * len(raw)  # per field: 0 unknown, 1 rising, -1 falling, 2 neither
+        self.measure: dict[int, list[float]] = {}  # field -> [values, sum, last, went down (0/1)]
+
+    def outlier(self, raw: list[str], masks: list[str]) -> bool:
+        """Whether a field of this line is far above its usual values (a slow query among fast ones); counts it."""
+        if len(raw) != len(self.values):
+            return False
+        far = False
+        for i, m in enumerate(masks):
+            if m not in _MEASURED:
+                continue
+            v = _value(raw[i])
+            if v is None:
+                continue
+            st = self.measure.get(i)
+            if st is None:
+                self.measure[i] = [1, v, v, 0]
+                continue
+            n, total, last, down = st
+            if down and n >= OUTLIER_AFTER and total > 0 and v >= OUTLIER * total / n:
+                far = True
+            st[0], st[1], st[2], st[3] = n + 1, total + v, v, 1 if down or v < last else 0
+        return far
 
     def add(self, no: int, line: str, raw: list[str], masks: list[str]) -> None:
         self.count += 1
@@ -87,7 +131,7 @@ class Folder:
         self.hold = hold
         self.miner = Miner(max_templates=max_templates)
         self.blocks = markers.Blocks()
-        self.groups: dict[int, Group] = {}
+        self.groups: dict[object, Group] = {}
         self.pending: deque[list[object]] = deque()
         self.tail: deque[tuple[int, str]] = deque()
         self.lines = 0
@@ -97,6 +141,7 @@ class Folder:
         self.paths: dict[str, int] = {}
         self.requests = 0
         self._cache: dict[str, str] = {}
+        self._marked = False  # the line before was shown as a marker or part of a block
 
     def feed(self, line: str) -> list[str]:
         """Take one line (without its newline); return the lines now ready to print."""
@@ -133,22 +178,30 @@ class Folder:
 
     def _take(self, no: int, line: str) -> None:
         self._access(line)
-        if self.blocks.feed(line) or markers.is_marker(line):
+        marked, self._marked = self._marked, False
+        if self.blocks.feed(line) or markers.is_marker(line) or (marked and markers.is_location(line)):
+            self._marked = True
             self.pending.append(["show", no, line])
             return
         raw = tokens(line)
         masks = [self._mask(t) for t in raw]
         t = self.miner.add(masks)
-        g = self.groups.get(t.id)
+        # Lines Drain merged but whose variable fields are of other kinds (a quoted name where
+        # the others have a path) are another kind of line: grouped apart, so a rare one stays whole.
+        key = (t.id, *[(i, m) for i, m in enumerate(masks) if m[:1] == "<" and m[-1:] == ">"])
+        g = self.groups.get(key)
         if g is None:
-            g = self.groups[t.id] = Group(t, no, raw)
+            g = self.groups[key] = Group(t, no, raw, key)
             self.pending.append(["show", no, line])
             self.pending.append(["fold", no, g])
+            return
+        if g.outlier(raw, masks):
+            self.pending.append(["show", no, line])
             return
         g.add(no, line, raw, masks)
         if g.cancelled:
             return
-        if len(g.tents) < RARE:
+        if len(g.tents) < TENTS:
             entry: list[object] = ["tent", no, line, g]
             g.tents.append(entry)
             self.pending.append(entry)
@@ -191,6 +244,7 @@ class Folder:
                     g = e[3]
                     assert isinstance(g, Group)
                     g.shown += 1
+                    e[0] = "done"
             elif kind == "fold":
                 g = e[2]
                 assert isinstance(g, Group)
@@ -199,16 +253,17 @@ class Folder:
 
     def _summary(self, g: Group) -> list[str]:
         """The fold line of a group (and its last line when a counter in it moved); closes the group."""
-        if self.groups.get(g.template.id) is g:
-            del self.groups[g.template.id]
-        alive = sum(1 for e in g.tents if e[0] == "tent")
-        folded = g.count - g.shown - alive
-        if folded <= 0:
-            return []
+        if self.groups.get(g.key) is g:
+            del self.groups[g.key]
+        if not g.cancelled and g.count - 1 <= max(RARE, self.lines // RARE_SHARE):
+            return []  # rare: every line of it is shown
         g.cancelled = True  # later lines of this template start a new group
         for e in g.tents:
             if e[0] == "tent":
                 e[0] = "dead"
+        folded = g.count - g.shown
+        if folded <= 0:
+            return []
         out: list[str] = []
         show_last = folded >= 2 and any(m in (1, -1) for m in g.mono)
         if show_last:
