@@ -94,7 +94,7 @@ def _similarity(tmpl: list[str], toks: list[str]) -> float:
     same = 0
     consts = 0
     for a, b in zip(tmpl, toks, strict=True):
-        if _variable(b):
+        if "<" in b and ">" in b:  # a variable field, bare or inside punctuation (``[<n>]``, ``port=<n>``)
             continue
         consts += 1
         if a == b:
