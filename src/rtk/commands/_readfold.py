@@ -61,6 +61,7 @@ def _lines(source: Iterator[bytes]) -> Iterator[str]:
 
 def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None]) -> tuple[bool, int]:
     """Print the folded view of a file (header line first) unless it would not be smaller; bytes read."""
+    from rtk.factguard import StreamGuard
     from rtk.fold import Folder
 
     folder = Folder()
@@ -82,12 +83,30 @@ def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None]) -> 
                     raise _NotLog
                 yield b
 
+        guard = StreamGuard()  # the fact guard, as for any filter's output: lost lines come back at the end
+        batch: list[str] = []
+        shown_now: list[str] = []
+
+        def check() -> None:
+            guard.feed(batch, ["\n".join(shown_now) + "\n"] if shown_now else [])
+            put(shown_now)
+            batch.clear()
+            shown_now.clear()
+
         try:
             for line in _lines(counted()):
-                put(folder.feed(line))
+                batch.append(line)
+                shown_now.extend(folder.feed(line))
+                if len(batch) >= 4096:
+                    check()
         except _NotLog:
             return False, raw
-        put(folder.finish())
+        shown_now.extend(folder.finish())
+        check()
+        lost, n = guard.finish("", True)
+        if n:
+            shown += n + 1  # and the guard's header
+            spool.write(lost.encode("utf-8", "surrogateescape"))
         if spool.tell() >= raw * 0.9 or not folder.folded:
             return False, raw
         head = f"[rtk] {name}: {folder.lines:,} lines folded to {shown:,}; exact lines: rtk read {name} --lines A-B\n"

@@ -179,8 +179,9 @@ class Folder:
     def _take(self, no: int, line: str) -> None:
         self._access(line)
         marked, self._marked = self._marked, False
-        if self.blocks.feed(line) or markers.is_marker(line) or (marked and markers.is_location(line)):
-            self._marked = True
+        blank = not line or line.isspace()  # a blank line is shown: no fold line could be shorter
+        if self.blocks.feed(line) or blank or markers.is_marker(line) or (marked and markers.is_location(line)):
+            self._marked = not blank
             self.pending.append(["show", no, line])
             return
         raw = tokens(line)
@@ -255,26 +256,27 @@ class Folder:
         """The fold line of a group (and its last line when a counter in it moved); closes the group."""
         if self.groups.get(g.key) is g:
             del self.groups[g.key]
-        if not g.cancelled and g.count - 1 <= max(RARE, self.lines // RARE_SHARE):
+        held = not g.cancelled  # every line after the head is still held, waiting to be shown
+        if held and g.count - 1 <= max(RARE, self.lines // RARE_SHARE):
             return []  # rare: every line of it is shown
+        folded = g.count - g.shown
+        if folded <= 0:
+            return []
+        show_last = folded >= 2 and any(m in (1, -1) for m in g.mono)
+        if show_last:
+            folded -= 1
+        end = g.last_no - 1 if show_last else g.last_no
+        out = [render_fold(g, folded, g.first + 1, end)]
+        if show_last:
+            out.append(g.last)
+        if held and sum(len(str(e[2])) + 1 for e in g.tents) <= sum(len(o) + 1 for o in out):
+            return []  # the fold would be longer than the lines it stands for: they are shown
         g.cancelled = True  # later lines of this template start a new group
         for e in g.tents:
             if e[0] == "tent":
                 e[0] = "dead"
-        folded = g.count - g.shown
-        if folded <= 0:
-            return []
-        out: list[str] = []
-        show_last = folded >= 2 and any(m in (1, -1) for m in g.mono)
-        if show_last:
-            folded -= 1
         self.folded += folded
-        end = g.last_no - 1 if show_last else g.last_no
-        out.append(render_fold(g, folded, g.first + 1, end))
-        if show_last:
-            out.append(g.last)
-            self.shown += 1
-        self.shown += 1
+        self.shown += len(out)
         return out
 
     def _access_summary(self) -> str:
