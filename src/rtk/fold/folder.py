@@ -15,6 +15,7 @@ TENTS = 16  # lines of a template held as maybe-rare at most
 VALUES = 5  # a field with at most this many distinct values lists them with counts
 PENDING = 4096  # shown lines held back at most, waiting for their fold's final count
 _COUNTED = ("<n>", "<pct>", "<size>")
+CACHE = 50_000  # entries of each cache (masked tokens, masked lines) before it starts again
 _MEASURED = ("<n>", "<dur>", "<time>", "<size>")  # fields where a value far above the usual is an anomaly
 OUTLIER = 10  # a value at least this many times the field's mean so far is shown whole...
 OUTLIER_AFTER = 20  # ...once the field has this many values, and only if it goes up and down (not a clock)
@@ -49,14 +50,20 @@ def _value(tok: str) -> float | None:
 
 
 class Group:
-    """The lines of one template since its head line was shown: count, range, values, monotonic fields."""
+    """The lines of one template since its head line was shown: count, range, values, monotonic fields.
+
+    Lines of a group have the same length and the same kind of field at each position (the
+    group key), so the fields worth looking at are known from its first line.
+    """
 
     __slots__ = (
-        "cancelled", "count", "first", "head", "key", "last", "last_no", "measure", "mono", "prev", "shown", "template",
-        "tents", "values",
+        "cancelled", "count", "counted", "first", "head", "key", "last", "last_no", "measure", "measured", "mono",
+        "prev", "shown", "template", "tents", "valued", "values",
     )  # fmt: skip
 
-    def __init__(self, template: Template, no: int, raw: list[str], key: object = None) -> None:
+    def __init__(
+        self, template: Template, no: int, raw: list[str], key: object = None, masks: list[str] | None = None
+    ) -> None:
         self.template = template
         self.key = key
         self.head = raw
@@ -69,17 +76,23 @@ class Group:
         self.tents: list[list[object]] = []
         self.cancelled = False
         self.values: list[dict[str, int] | None] = [{t: 1} for t in raw]
+        self.valued = list(range(len(raw)))  # fields still listing their values
         self.mono: list[int] = [0] * len(raw)  # per field: 0 unknown, 1 rising, -1 falling, 2 neither
+        ms = masks or []
+        self.counted = [i for i, m in enumerate(ms) if m in _COUNTED]  # fields that may be progress counters
+        self.measured = [i for i, m in enumerate(ms) if m in _MEASURED]  # fields where a far value is an anomaly
         self.measure: dict[int, list[float]] = {}  # field -> [values, sum, last, went down (0/1)]
+        for i in self.measured:
+            v = _value(raw[i])
+            if v is not None:
+                self.measure[i] = [1, v, v, 0]
 
-    def outlier(self, raw: list[str], masks: list[str]) -> bool:
+    def outlier(self, raw: list[str]) -> bool:
         """Whether a field of this line is far above its usual values (a slow query among fast ones); counts it."""
         if len(raw) != len(self.values):
             return False
         far = False
-        for i, m in enumerate(masks):
-            if m not in _MEASURED:
-                continue
+        for i in self.measured:
             v = _value(raw[i])
             if v is None:
                 continue
@@ -93,30 +106,38 @@ class Group:
             st[0], st[1], st[2], st[3] = n + 1, total + v, v, 1 if down or v < last else 0
         return far
 
-    def add(self, no: int, line: str, raw: list[str], masks: list[str]) -> None:
+    def add(self, no: int, line: str, raw: list[str]) -> None:
         self.count += 1
         self.last_no = no
         self.last = line
         if len(raw) != len(self.values):
             return
-        prev = self.prev
-        for i, tok in enumerate(raw):
-            vals = self.values[i]
-            if vals is not None:
-                if tok in vals:
-                    vals[tok] += 1
-                elif len(vals) >= VALUES:
-                    self.values[i] = None
-                else:
-                    vals[tok] = 1
-            if masks[i] in _COUNTED and self.mono[i] != 2:
-                a, b = _num(prev[i]), _num(tok)
+        values = self.values
+        full = False
+        for i in self.valued:
+            vals = values[i]
+            assert vals is not None
+            tok = raw[i]
+            if tok in vals:
+                vals[tok] += 1
+            elif len(vals) >= VALUES:
+                values[i] = None
+                full = True
+            else:
+                vals[tok] = 1
+        if full:
+            self.valued = [i for i in self.valued if values[i] is not None]
+        if self.counted:
+            prev = self.prev
+            for i in self.counted:
+                a, b = _num(prev[i]), _num(raw[i])
                 if a is None or b is None:
                     self.mono[i] = 2
                 elif b != a:
                     d = 1 if b > a else -1
                     self.mono[i] = d if self.mono[i] in (0, d) else 2
-        self.prev = raw
+            self.counted = [i for i in self.counted if self.mono[i] != 2]
+            self.prev = raw
 
 
 class Folder:
@@ -140,7 +161,8 @@ class Folder:
         self.status: dict[str, int] = {}
         self.paths: dict[str, int] = {}
         self.requests = 0
-        self._cache: dict[str, str] = {}
+        self._cache: dict[str, str] = {}  # token -> masked token
+        self._seen: dict[tuple[str, ...], tuple[Template, tuple[object, ...]]] = {}  # masked line -> template, key
         self._marked = False  # the line before was shown as a marker or part of a block
 
     def feed(self, line: str) -> list[str]:
@@ -167,14 +189,26 @@ class Folder:
         return out
 
     def _mask(self, tok: str) -> str:
-        if tok.isalpha():
-            return tok
-        m = self._cache.get(tok)
-        if m is None:
-            if len(self._cache) > 50_000:
-                self._cache.clear()
-            m = self._cache[tok] = mask(tok)
+        if len(self._cache) > CACHE:
+            self._cache.clear()
+        m = self._cache[tok] = tok if tok.isalpha() else mask(tok)
         return m
+
+    def _template(self, masks: list[str]) -> tuple[Template, tuple[object, ...]]:
+        """The template of a line and its group key; a line masked as one seen before skips the tree."""
+        sig = tuple(masks)
+        hit = self._seen.get(sig)
+        if hit is not None:
+            hit[0].count += 1
+            return hit
+        t = self.miner.add(masks)
+        # Lines Drain merged but whose variable fields are of other kinds (a quoted name where
+        # the others have a path) are another kind of line: grouped apart, so a rare one stays whole.
+        key = (t.id, *[(i, m) for i, m in enumerate(masks) if m[:1] == "<" and m[-1:] == ">"])
+        if len(self._seen) > CACHE:
+            self._seen.clear()
+        self._seen[sig] = (t, key)
+        return t, key
 
     def _take(self, no: int, line: str) -> None:
         self._access(line)
@@ -185,21 +219,19 @@ class Folder:
             self.pending.append(["show", no, line])
             return
         raw = tokens(line)
-        masks = [self._mask(t) for t in raw]
-        t = self.miner.add(masks)
-        # Lines Drain merged but whose variable fields are of other kinds (a quoted name where
-        # the others have a path) are another kind of line: grouped apart, so a rare one stays whole.
-        key = (t.id, *[(i, m) for i, m in enumerate(masks) if m[:1] == "<" and m[-1:] == ">"])
+        get = self._cache.get
+        masks = [get(tok) or self._mask(tok) for tok in raw]
+        t, key = self._template(masks)
         g = self.groups.get(key)
         if g is None:
-            g = self.groups[key] = Group(t, no, raw, key)
+            g = self.groups[key] = Group(t, no, raw, key, masks)
             self.pending.append(["show", no, line])
             self.pending.append(["fold", no, g])
             return
-        if g.outlier(raw, masks):
+        if g.outlier(raw):
             self.pending.append(["show", no, line])
             return
-        g.add(no, line, raw, masks)
+        g.add(no, line, raw)
         if g.cancelled:
             return
         if len(g.tents) < TENTS:

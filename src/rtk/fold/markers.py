@@ -48,7 +48,7 @@ BLOCK_MAX = 400  # a block longer than this ends there (its lines are still look
 
 _KEYS = (
     "warn", "err", "fatal", "crit", "fail", "severe", "alert", "emerg", "panic", "exception", "traceback", "abort",
-    "segmentation", "core dump", "denied", "refused", "time", "unreachable", "deprecat",
+    "segmentation", "core dump", "denied", "refused", "timed", "timeout", "time out", "unreachable", "deprecat",
 )  # fmt: skip
 
 
