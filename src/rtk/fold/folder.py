@@ -164,6 +164,7 @@ class Folder:
         self._cache: dict[str, str] = {}  # token -> masked token
         self._seen: dict[tuple[str, ...], tuple[Template, tuple[object, ...]]] = {}  # masked line -> template, key
         self._marked = False  # the line before was shown as a marker or part of a block
+        self.dropped: list[str] | None = None  # when a list, the lines folded away are added to it (fact guard)
 
     def feed(self, line: str) -> list[str]:
         """Take one line (without its newline); return the lines now ready to print."""
@@ -233,6 +234,8 @@ class Folder:
             return
         g.add(no, line, raw)
         if g.cancelled:
+            if self.dropped is not None:
+                self.dropped.append(line)
             return
         if len(g.tents) < TENTS:
             entry: list[object] = ["tent", no, line, g]
@@ -243,6 +246,8 @@ class Folder:
             for e in g.tents:
                 if e[0] == "tent":
                     e[0] = "dead"
+            if self.dropped is not None:
+                self.dropped.append(line)
 
     def _access(self, line: str) -> None:
         if '" ' not in line:
@@ -282,6 +287,8 @@ class Folder:
                 g = e[2]
                 assert isinstance(g, Group)
                 out.extend(self._summary(g))
+            elif kind == "dead" and self.dropped is not None:
+                self.dropped.append(str(e[2]))
         return out
 
     def _summary(self, g: Group) -> list[str]:
