@@ -169,10 +169,13 @@ class Folder:
     def feed(self, line: str) -> list[str]:
         """Take one line (without its newline); return the lines now ready to print."""
         self.lines += 1
-        self.tail.append((self.lines, line))
-        if len(self.tail) > TAIL:
-            no, old = self.tail.popleft()
+        tail = self.tail
+        tail.append((self.lines, line))
+        if len(tail) > TAIL:
+            no, old = tail.popleft()
             self._take(no, old)
+        if self.hold is None and len(self.pending) <= PENDING:
+            return []  # nothing can be printed yet
         return self._flush(False)
 
     def finish(self) -> list[str]:
