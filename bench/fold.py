@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+# bench/run.py runs this file with exec(), without __file__; it is then argv[0]'s neighbour.
+ROOT = Path(globals().get("__file__") or sys.argv[0]).resolve().parent.parent
 LOGS = ("nginx-access.log", "nginx-error.log", "python-service.log", "postgres.log", "jvm-ingest.log")
 MiB = 1024 * 1024
 
