@@ -252,3 +252,17 @@ def test_live_fold_counts_each_line_once() -> None:
         out.extend(f.feed(ln))
     out.extend(f.finish())
     _check_accounting(lines, out)
+
+
+def test_a_log_whose_lines_start_with_a_bracket_is_not_json() -> None:
+    # dmesg ("[    0.000000] Linux ..."), maven ("[INFO] ..."), bracketed timestamps: logs, folded.
+    for first in (
+        "[    0.000000] Linux version 6.18.44",
+        "[INFO] Building rtk-demo 1.0",
+        "[2024-05-01 10:00:00] INFO start",
+    ):
+        assert data_kind([first, "more text"]) is None, first
+    for first in ("[", '[{"a": 1}, {"a": 2}]', "[1, 2, 3]", '{"a": 1}'):
+        assert data_kind([first, "x"]) == "json", first
+    lines = [f"[{i:5d}.{i:06d}] usb 1-{i % 3}: new device number {i}" for i in range(300)]
+    assert fold_output(lines) is not None and fold_output(lines)[1] > 250  # type: ignore[index]
