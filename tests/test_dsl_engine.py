@@ -205,3 +205,23 @@ def test_anchoring(pattern: str, ok: bool) -> None:
 )
 def test_first_words_are_a_superset(pattern: str, words: list[tuple[str, str]]) -> None:
     assert schema.first_words(pattern) == words
+
+
+def test_fold_lines_folds_a_long_log_and_keeps_errors_whole() -> None:
+    lines = [f"2024-05-01T10:00:{i % 60:02d}Z INFO [web] GET /api/items 200 {i % 40}ms req={i:06x}" for i in range(300)]
+    lines[150] = "2024-05-01T10:02:30Z ERROR [web] GET /api/items 500 upstream refused"
+    out = run(make(fold_lines=50, head_lines=10, tail_lines=10), "\n".join(lines))
+    assert lines[150] in out.splitlines()  # the error line, which head/tail would have cut
+    assert "more like: <time> INFO [web] GET /api/items 200" in out and "(lines 2-" in out
+    assert len(out.splitlines()) < 20
+
+
+def test_fold_lines_leaves_short_output_and_json_to_head_and_tail() -> None:
+    short = "\n".join(f"line {i}" for i in range(30))
+    assert (
+        run(make(fold_lines=50, head_lines=2, tail_lines=2), short)
+        == "line 0\nline 1\n... (26 lines omitted)\nline 28\nline 29"
+    )
+    data = "\n".join(["[", *[f'  {{"id": {i}}},' for i in range(80)], "]"])
+    out = run(make(fold_lines=50, head_lines=2, tail_lines=1), data)
+    assert out == '[\n  {"id": 0},\n... (79 lines omitted)\n]'

@@ -94,17 +94,26 @@ def bounded_raw(
     from rtk import fold  # each kind of line once, anomalies whole (JSON/YAML: head and tail, as before)
 
     folded = fold.fold_output(lines)
+    restored = 0
     if folded is not None:
         kept, omitted = folded
-        text = "\n".join([*kept, tee.hint(tee_path)])
+        text = "\n".join(kept) + "\n"
+        if may_lose_facts(raw_text, text):  # the fact guard, as for any filter's output
+            from rtk import factguard
+
+            text, restored = factguard.restore(raw_text, text, True)
+        text = ensure_newline(text) + tee.hint(tee_path)
     else:
         head = limit // 4
         tail = limit - head
         omitted = len(lines) - head - tail
         text = "\n".join([*lines[:head], f"[rtk] ... {omitted} lines omitted ...", *lines[-tail:], tee.hint(tee_path)])
     if tokens.estimate(text) >= tokens.estimate(raw_text):  # a few short lines cut: the marks cost more
-        return Outcome(ensure_newline(raw_text), raw_text, mode, 0, tee_path, error)
-    return Outcome(text + "\n", raw_text, mode, omitted, tee_path, error)
+        res = Outcome(ensure_newline(raw_text), raw_text, mode, 0, tee_path, error)
+    else:
+        res = Outcome(text + "\n", raw_text, mode, omitted, tee_path, error)
+    res.restored = restored
+    return res
 
 
 def apply(

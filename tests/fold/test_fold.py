@@ -6,6 +6,7 @@ import re
 
 from rtk.fold import Folder, data_kind, fold_lines, fold_output, fold_table, looks_like_log
 from rtk.fold.markers import is_marker
+from rtk.fold.mask import mask, tokens
 from rtk.fold.miner import Miner
 
 
@@ -175,3 +176,93 @@ def test_never_larger_than_raw_and_data_is_not_a_log() -> None:
     assert looks_like_log(_log(100)) and not looks_like_log(
         [f"def f{i}(x):" if i % 2 else "    return x" for i in range(9)]
     )
+
+
+def test_lines_sharing_only_variable_fields_are_not_one_template() -> None:
+    # Timestamp, time and pid are variable: a checkpoint line is not like a disconnection line.
+    m = Miner()
+    conn = [
+        f"2024-05-01 10:00:{i:02d}.5 UTC [{7000 + i}] LOG: disconnection: session time: 0:00:00.01{i % 10}"
+        for i in range(30)
+    ]
+    for ln in conn:
+        m.add([mask(t) for t in tokens(ln)])
+    odd = "2024-05-01 10:01:00.1 UTC [7305] LOG: checkpoint starting: immediate wait"  # same length
+    t = m.add([mask(x) for x in tokens(odd)])
+    assert t.count == 1 and "checkpoint" in t.toks
+
+
+def test_a_line_whose_field_is_of_another_kind_stays_whole() -> None:
+    # "creating '<str>'" among many "creating <path>": Drain merges them, the fold keeps the odd one.
+    lines = [f"  creating build/lib/pkg/zoneinfo/Zone{i}" for i in range(300)]
+    lines.insert(150, "  creating '/tmp/meta-x/pkg-1.0.dist-info'")
+    out, _ = fold_lines([*lines, "done", "", "ok", "end", "bye"])
+    assert "  creating '/tmp/meta-x/pkg-1.0.dist-info'" in out
+
+
+def test_a_location_line_goes_with_the_marker_before_it() -> None:
+    lines: list[str] = []
+    for i in range(60):
+        lines += [
+            f"warning: unused variable: `v{i}`",
+            f"  --> /usr/share/cargo/registry/dep/src/lib.rs:{i + 3}:9",
+            "   |",
+            "",
+        ]
+    lines += ["warning: unused variable: `unused_scale`", " --> src/main.rs:4:9", "  |", ""]
+    lines += [f"   Compiling crate{i} v1.0.{i}" for i in range(8)]
+    out, _ = fold_lines(lines)
+    assert " --> src/main.rs:4:9" in out
+    assert "  --> /usr/share/cargo/registry/dep/src/lib.rs:33:9" in out  # every warning keeps its location
+    _check_accounting(lines, out)
+
+
+def test_a_value_far_above_its_field_usual_stays_whole() -> None:
+    lines = [f"LOG: session {i} closed: session time: 0:00:00.0{i % 7 + 1}{i % 3} port={4000 + i}" for i in range(200)]
+    slow = "LOG: session 77 closed: session time: 0:00:01.222 port=4077"
+    lines[120] = slow
+    out, _ = fold_lines([*lines, "a", "b", "c", "d", "e"])
+    assert slow in out
+    assert sum(1 for o in out if o.startswith("LOG:")) <= 4  # the rest still folds
+    _check_accounting([*lines, *"abcde"], out)
+
+
+def test_rare_is_relative_to_the_output_length() -> None:
+    # Six "Processing" lines in a 2,000-line output are rare; six in a 300-line output fold (count stays exact).
+    pkgs = [f"Processing /opt/files/pkg{i}-1.{i}-py3-none-any.whl (from req==2.{i})" for i in range(6)]
+    bulk = [f"  copying build/lib/mod{i}/file{i}.py -> build/bdist/mod{i}" for i in range(1994)]
+    long = [*pkgs, *bulk]
+    out, _ = fold_lines(long)
+    assert all(p in out for p in pkgs)
+    _check_accounting(long, out)
+    short = [*pkgs, *bulk[:294]]
+    out, _ = fold_lines(short)
+    assert sum(1 for p in pkgs if p in out) == 1
+    _check_accounting(short, out)
+
+
+def test_live_fold_counts_each_line_once() -> None:
+    # With hold=N a rare-looking line printed before its template turned frequent is not counted again.
+    lines = [f"2024-05-01T10:00:00Z INFO tick {i} ok" for i in range(3)]
+    lines += [f"2024-05-01T10:00:{i % 60:02d}Z INFO step {i} of many" for i in range(100)]
+    lines += [f"2024-05-01T10:01:00Z INFO tick {i} ok" for i in range(3, 60)]
+    f = Folder(hold=5)
+    out: list[str] = []
+    for ln in lines:
+        out.extend(f.feed(ln))
+    out.extend(f.finish())
+    _check_accounting(lines, out)
+
+
+def test_a_log_whose_lines_start_with_a_bracket_is_not_json() -> None:
+    # dmesg ("[    0.000000] Linux ..."), maven ("[INFO] ..."), bracketed timestamps: logs, folded.
+    for first in (
+        "[    0.000000] Linux version 6.18.44",
+        "[INFO] Building rtk-demo 1.0",
+        "[2024-05-01 10:00:00] INFO start",
+    ):
+        assert data_kind([first, "more text"]) is None, first
+    for first in ("[", '[{"a": 1}, {"a": 2}]', "[1, 2, 3]", '{"a": 1}'):
+        assert data_kind([first, "x"]) == "json", first
+    lines = [f"[{i:5d}.{i:06d}] usb 1-{i % 3}: new device number {i}" for i in range(300)]
+    assert fold_output(lines) is not None and fold_output(lines)[1] > 250  # type: ignore[index]

@@ -12,12 +12,18 @@ from rtk.commands import read
 from rtk.text import clean, decode
 
 DATA = Path(__file__).resolve().parent.parent / "logdata"
-# Known shortfalls (reported, not tuned away): rare lines inside a frequent template, postgres
-# disconnection lines, python-service's savings (79 declared facts of 509 lines: the floor is ~75%).
-SHORT = {"cargo-build-vv", "nginx-error", "pip-install-verbose", "postgres", "python-service"}
-CASES = [
-    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="known shortfall, see report")) if c in SHORT else c
-    for c in sorted(p.stem for p in DATA.glob("*.toml"))
+CASES = sorted(p.stem for p in DATA.glob("*.toml"))
+# Savings below target (figures in docs/folding.md). python-service: the raw lines that are declared facts
+# (tracebacks repeat) are 23.5% of its tokens, so 76.5% is the most any fold keeping them can save.
+# postgres: facts are 9.6% (ceiling 90.4%), each template's first line and the fold lines take the rest.
+# cargo -vv: its warning headers with their ` --> ` locations (markers, shown whole) and its 11 `Running`
+# command lines (each a template of its own length) are 35% of its tokens.
+SHORT_SAVINGS = {"cargo-build-vv", "postgres", "python-service"}
+SAVE_CASES = [
+    pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="floor above target, see comment"))
+    if c in SHORT_SAVINGS
+    else c
+    for c in CASES
 ]
 
 
@@ -38,11 +44,17 @@ def folded(case: str, capfdbinary: pytest.CaptureFixture[bytes]) -> tuple[str, s
 
 
 @pytest.mark.parametrize("case", CASES)
-def test_every_fact_survives_and_the_fold_saves(case: str, capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+def test_every_fact_survives(case: str, capfdbinary: pytest.CaptureFixture[bytes]) -> None:
     raw, out, meta = folded(case, capfdbinary)
     lines = set(out.splitlines())
     lost = [f for f in meta["facts"] if f not in lines]  # type: ignore[attr-defined]
     assert lost == []
+    assert len(out.encode()) < len(raw.encode())  # never larger than raw
+
+
+@pytest.mark.parametrize("case", SAVE_CASES)
+def test_the_fold_saves(case: str, capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    raw, out, meta = folded(case, capfdbinary)
     saved = 1 - tokens.estimate(out) / tokens.estimate(raw)
     print(f"{case}: {len(raw.splitlines())} lines, {len(out.splitlines())} shown, {saved:.1%} saved")
     assert saved >= (0.9 if meta["kind"] == "log-file" else 0.7)

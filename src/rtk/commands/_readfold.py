@@ -49,19 +49,25 @@ def decide(name: str, got: list[bytes]) -> bool:
 def _lines(source: Iterator[bytes]) -> Iterator[str]:
     carry = b""
     for b in source:
-        parts = (carry + b).split(b"\n")
-        carry = parts.pop()
+        data = carry + b
+        cut = data.rfind(b"\n") + 1  # whole lines are decoded at once (a UTF-8 sequence never holds a newline)
+        carry = data[cut:]
         if len(carry) > LINE_MAX:
             raise _NotLog
-        for p in parts:
-            yield p.decode("utf-8", "surrogateescape")
+        if cut:
+            parts = data[: cut - 1].decode("utf-8", "surrogateescape").split("\n")
+            yield from parts
     if carry:
         yield carry.decode("utf-8", "surrogateescape")
 
 
 def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None]) -> tuple[bool, int]:
     """Print the folded view of a file (header line first) unless it would not be smaller; bytes read."""
+    from rtk.factguard import StreamGuard
     from rtk.fold import Folder
+
+    class _Guard(StreamGuard):
+        KEEP = 2 << 20  # printed text kept for the presence checks (its word set is built once, at the end)
 
     folder = Folder()
     raw = 0
@@ -82,12 +88,30 @@ def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None]) -> 
                     raise _NotLog
                 yield b
 
+        guard = _Guard()  # the fact guard, as for any filter's output: lost lines come back at the end
+        folder.dropped = []  # the lines the fold left out: only they can have lost a fact
+        shown_now: list[str] = []
+
+        def check() -> None:
+            assert folder.dropped is not None
+            guard.feed(folder.dropped, ["\n".join(shown_now) + "\n"] if shown_now else [])
+            put(shown_now)
+            folder.dropped.clear()
+            shown_now.clear()
+
         try:
             for line in _lines(counted()):
-                put(folder.feed(line))
+                shown_now.extend(folder.feed(line))
+                if len(shown_now) >= 1024 or len(folder.dropped) >= 4096:
+                    check()
         except _NotLog:
             return False, raw
-        put(folder.finish())
+        shown_now.extend(folder.finish())
+        check()
+        lost, n = guard.finish("", True)
+        if n:
+            shown += n + 1  # and the guard's header
+            spool.write(lost.encode("utf-8", "surrogateescape"))
         if spool.tell() >= raw * 0.9 or not folder.folded:
             return False, raw
         head = f"[rtk] {name}: {folder.lines:,} lines folded to {shown:,}; exact lines: rtk read {name} --lines A-B\n"

@@ -2,7 +2,7 @@
 
 1. strip_ansi  2. replace (per line, chained)  3. match_output (whole-output
 short-circuit, with ``unless``)  4. strip_lines_matching / keep_lines_matching
-5. truncate_lines_at  6. head_lines / tail_lines  7. max_lines  8. on_empty.
+5. truncate_lines_at  6. fold_lines, else head_lines / tail_lines  7. max_lines  8. on_empty.
 
 One rule of rtk's own on top: a short-circuit message or ``on_empty`` claims
 success, so neither applies when the command failed (exit code not 0): the
@@ -132,9 +132,18 @@ def apply(d: dict[str, Any], text: str, exit_code: int = 0) -> Result:
             else:
                 out.append(ln)
         lines = out
-    # 6. head / tail with one omission marker
+    # 6. a long output folded (each kind of line once, counts and line ranges, anomalies whole), else
+    # head / tail with one omission marker
     head = d.get("head_lines") or 0
     tail = d.get("tail_lines") or 0
+    limit = d.get("fold_lines") or 0
+    if limit and len(lines) > limit:
+        from rtk import fold
+
+        folded = fold.fold_output(lines)
+        if folded is not None and folded[1]:
+            lines = folded[0]
+            head = tail = 0
     if head and tail:
         if len(lines) > head + tail:
             n = len(lines) - head - tail

@@ -29,6 +29,7 @@ FIELDS: dict[str, tuple[str, Any]] = {
     "strip_lines_matching": ("regexes", []),
     "keep_lines_matching": ("regexes", []),
     "truncate_lines_at": ("int", None),
+    "fold_lines": ("int", None),
     "head_lines": ("int", None),
     "tail_lines": ("int", None),
     "max_lines": ("int", None),

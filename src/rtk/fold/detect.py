@@ -22,8 +22,12 @@ def data_kind(lines: list[str]) -> str | None:
     body = [ln for ln in lines if ln.strip()]
     if not body:
         return None
-    first = body[0].lstrip()
-    if first[:1] in "{[":
+    first = body[0].strip()
+    # JSON opens with an object, or an array whose first line is only "[" or ends like JSON; a log
+    # line that merely starts with a bracket (``[    0.000000] Linux``, ``[INFO] Building``) is not.
+    if first[:1] == "{" or (
+        first[:1] == "[" and (first == "[" or (first[-1:] in ']}[{,"' and first[1:2] in '[{"]0123456789-tfn '))
+    ):
         return "json"
     if first.startswith("---") or (
         sum(1 for ln in body if re.match(r"\s*(?:- |[\w.\"'-]+:(?: |$))", ln)) >= 0.9 * len(body)

@@ -9,10 +9,17 @@ from rtk.fold.mask import mask, tokens
 from rtk.fold.miner import Miner, Template
 
 TAIL = 5  # the last lines of an output (its summary) are always shown
-RARE = 3  # a template with at most this many lines in a run is shown whole
+RARE = 3  # a template with at most this many lines after its first...
+RARE_SHARE = 300  # ...or at most one line in this many of the output is shown whole (rare lines are facts)
+TENTS = 16  # lines of a template held as maybe-rare at most
 VALUES = 5  # a field with at most this many distinct values lists them with counts
 PENDING = 4096  # shown lines held back at most, waiting for their fold's final count
 _COUNTED = ("<n>", "<pct>", "<size>")
+CACHE = 50_000  # entries of each cache (masked tokens, masked lines) before it starts again
+_MEASURED = ("<n>", "<dur>", "<time>", "<size>")  # fields where a value far above the usual is an anomaly
+OUTLIER = 10  # a value at least this many times the field's mean so far is shown whole...
+OUTLIER_AFTER = 20  # ...once the field has this many values, and only if it goes up and down (not a clock)
+_EDGES = "()[]{}<>,;\"'`*#=%µ" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def _num(tok: str) -> float | None:
@@ -28,15 +35,37 @@ def _num(tok: str) -> float | None:
         return None
 
 
+def _value(tok: str) -> float | None:
+    """The number in a measured field: ``357.789ms`` 357.789, ``0:00:01.222`` 1.222 (h:m:s in seconds)."""
+    core = tok.strip(_EDGES)
+    try:
+        if ":" not in core:
+            return float(core)
+        total = 0.0
+        for part in core.split(":"):
+            total = total * 60 + float(part)
+        return total
+    except ValueError:
+        return None
+
+
 class Group:
-    """The lines of one template since its head line was shown: count, range, values, monotonic fields."""
+    """The lines of one template since its head line was shown: count, range, values, monotonic fields.
+
+    Lines of a group have the same length and the same kind of field at each position (the
+    group key), so the fields worth looking at are known from its first line.
+    """
 
     __slots__ = (
-        "cancelled", "count", "first", "head", "last", "last_no", "mono", "prev", "shown", "template", "tents", "values",
+        "cancelled", "count", "counted", "first", "head", "key", "last", "last_no", "measure", "measured", "mono",
+        "prev", "shown", "template", "tents", "valued", "values",
     )  # fmt: skip
 
-    def __init__(self, template: Template, no: int, raw: list[str]) -> None:
+    def __init__(
+        self, template: Template, no: int, raw: list[str], key: object = None, masks: list[str] | None = None
+    ) -> None:
         self.template = template
+        self.key = key
         self.head = raw
         self.prev = raw
         self.first = no  # the head's line number
@@ -47,32 +76,68 @@ class Group:
         self.tents: list[list[object]] = []
         self.cancelled = False
         self.values: list[dict[str, int] | None] = [{t: 1} for t in raw]
+        self.valued = list(range(len(raw)))  # fields still listing their values
         self.mono: list[int] = [0] * len(raw)  # per field: 0 unknown, 1 rising, -1 falling, 2 neither
+        ms = masks or []
+        self.counted = [i for i, m in enumerate(ms) if m in _COUNTED]  # fields that may be progress counters
+        self.measured = [i for i, m in enumerate(ms) if m in _MEASURED]  # fields where a far value is an anomaly
+        self.measure: dict[int, list[float]] = {}  # field -> [values, sum, last, went down (0/1)]
+        for i in self.measured:
+            v = _value(raw[i])
+            if v is not None:
+                self.measure[i] = [1, v, v, 0]
 
-    def add(self, no: int, line: str, raw: list[str], masks: list[str]) -> None:
+    def outlier(self, raw: list[str]) -> bool:
+        """Whether a field of this line is far above its usual values (a slow query among fast ones); counts it."""
+        if len(raw) != len(self.values):
+            return False
+        far = False
+        for i in self.measured:
+            v = _value(raw[i])
+            if v is None:
+                continue
+            st = self.measure.get(i)
+            if st is None:
+                self.measure[i] = [1, v, v, 0]
+                continue
+            n, total, last, down = st
+            if down and n >= OUTLIER_AFTER and total > 0 and v >= OUTLIER * total / n:
+                far = True
+            st[0], st[1], st[2], st[3] = n + 1, total + v, v, 1 if down or v < last else 0
+        return far
+
+    def add(self, no: int, line: str, raw: list[str]) -> None:
         self.count += 1
         self.last_no = no
         self.last = line
         if len(raw) != len(self.values):
             return
-        prev = self.prev
-        for i, tok in enumerate(raw):
-            vals = self.values[i]
-            if vals is not None:
-                if tok in vals:
-                    vals[tok] += 1
-                elif len(vals) >= VALUES:
-                    self.values[i] = None
-                else:
-                    vals[tok] = 1
-            if masks[i] in _COUNTED and self.mono[i] != 2:
-                a, b = _num(prev[i]), _num(tok)
+        values = self.values
+        full = False
+        for i in self.valued:
+            vals = values[i]
+            assert vals is not None
+            tok = raw[i]
+            if tok in vals:
+                vals[tok] += 1
+            elif len(vals) >= VALUES:
+                values[i] = None
+                full = True
+            else:
+                vals[tok] = 1
+        if full:
+            self.valued = [i for i in self.valued if values[i] is not None]
+        if self.counted:
+            prev = self.prev
+            for i in self.counted:
+                a, b = _num(prev[i]), _num(raw[i])
                 if a is None or b is None:
                     self.mono[i] = 2
                 elif b != a:
                     d = 1 if b > a else -1
                     self.mono[i] = d if self.mono[i] in (0, d) else 2
-        self.prev = raw
+            self.counted = [i for i in self.counted if self.mono[i] != 2]
+            self.prev = raw
 
 
 class Folder:
@@ -87,7 +152,7 @@ class Folder:
         self.hold = hold
         self.miner = Miner(max_templates=max_templates)
         self.blocks = markers.Blocks()
-        self.groups: dict[int, Group] = {}
+        self.groups: dict[object, Group] = {}
         self.pending: deque[list[object]] = deque()
         self.tail: deque[tuple[int, str]] = deque()
         self.lines = 0
@@ -96,15 +161,21 @@ class Folder:
         self.status: dict[str, int] = {}
         self.paths: dict[str, int] = {}
         self.requests = 0
-        self._cache: dict[str, str] = {}
+        self._cache: dict[str, str] = {}  # token -> masked token
+        self._seen: dict[tuple[str, ...], tuple[Template, tuple[object, ...]]] = {}  # masked line -> template, key
+        self._marked = False  # the line before was shown as a marker or part of a block
+        self.dropped: list[str] | None = None  # when a list, the lines folded away are added to it (fact guard)
 
     def feed(self, line: str) -> list[str]:
         """Take one line (without its newline); return the lines now ready to print."""
         self.lines += 1
-        self.tail.append((self.lines, line))
-        if len(self.tail) > TAIL:
-            no, old = self.tail.popleft()
+        tail = self.tail
+        tail.append((self.lines, line))
+        if len(tail) > TAIL:
+            no, old = tail.popleft()
             self._take(no, old)
+        if self.hold is None and len(self.pending) <= PENDING:
+            return []  # nothing can be printed yet
         return self._flush(False)
 
     def finish(self) -> list[str]:
@@ -122,33 +193,54 @@ class Folder:
         return out
 
     def _mask(self, tok: str) -> str:
-        if tok.isalpha():
-            return tok
-        m = self._cache.get(tok)
-        if m is None:
-            if len(self._cache) > 50_000:
-                self._cache.clear()
-            m = self._cache[tok] = mask(tok)
+        if len(self._cache) > CACHE:
+            self._cache.clear()
+        m = self._cache[tok] = tok if tok.isalpha() else mask(tok)
         return m
+
+    def _template(self, masks: list[str]) -> tuple[Template, tuple[object, ...]]:
+        """The template of a line and its group key; a line masked as one seen before skips the tree."""
+        sig = tuple(masks)
+        hit = self._seen.get(sig)
+        if hit is not None:
+            hit[0].count += 1
+            return hit
+        t = self.miner.add(masks)
+        # Lines Drain merged but whose variable fields are of other kinds (a quoted name where
+        # the others have a path) are another kind of line: grouped apart, so a rare one stays whole.
+        key = (t.id, *[(i, m) for i, m in enumerate(masks) if m[:1] == "<" and m[-1:] == ">"])
+        if len(self._seen) > CACHE:
+            self._seen.clear()
+        self._seen[sig] = (t, key)
+        return t, key
 
     def _take(self, no: int, line: str) -> None:
         self._access(line)
-        if self.blocks.feed(line) or markers.is_marker(line):
+        marked, self._marked = self._marked, False
+        blank = not line or line.isspace()  # a blank line is shown: no fold line could be shorter
+        if self.blocks.feed(line) or blank or markers.is_marker(line) or (marked and markers.is_location(line)):
+            self._marked = not blank
             self.pending.append(["show", no, line])
             return
         raw = tokens(line)
-        masks = [self._mask(t) for t in raw]
-        t = self.miner.add(masks)
-        g = self.groups.get(t.id)
+        get = self._cache.get
+        masks = [get(tok) or self._mask(tok) for tok in raw]
+        t, key = self._template(masks)
+        g = self.groups.get(key)
         if g is None:
-            g = self.groups[t.id] = Group(t, no, raw)
+            g = self.groups[key] = Group(t, no, raw, key, masks)
             self.pending.append(["show", no, line])
             self.pending.append(["fold", no, g])
             return
-        g.add(no, line, raw, masks)
-        if g.cancelled:
+        if g.outlier(raw):
+            self.pending.append(["show", no, line])
             return
-        if len(g.tents) < RARE:
+        g.add(no, line, raw)
+        if g.cancelled:
+            if self.dropped is not None:
+                self.dropped.append(line)
+            return
+        if len(g.tents) < TENTS:
             entry: list[object] = ["tent", no, line, g]
             g.tents.append(entry)
             self.pending.append(entry)
@@ -157,6 +249,8 @@ class Folder:
             for e in g.tents:
                 if e[0] == "tent":
                     e[0] = "dead"
+            if self.dropped is not None:
+                self.dropped.append(line)
 
     def _access(self, line: str) -> None:
         if '" ' not in line:
@@ -191,35 +285,40 @@ class Folder:
                     g = e[3]
                     assert isinstance(g, Group)
                     g.shown += 1
+                    e[0] = "done"
             elif kind == "fold":
                 g = e[2]
                 assert isinstance(g, Group)
                 out.extend(self._summary(g))
+            elif kind == "dead" and self.dropped is not None:
+                self.dropped.append(str(e[2]))
         return out
 
     def _summary(self, g: Group) -> list[str]:
         """The fold line of a group (and its last line when a counter in it moved); closes the group."""
-        if self.groups.get(g.template.id) is g:
-            del self.groups[g.template.id]
-        alive = sum(1 for e in g.tents if e[0] == "tent")
-        folded = g.count - g.shown - alive
+        if self.groups.get(g.key) is g:
+            del self.groups[g.key]
+        held = not g.cancelled  # every line after the head is still held, waiting to be shown
+        if held and g.count - 1 <= max(RARE, self.lines // RARE_SHARE):
+            return []  # rare: every line of it is shown
+        folded = g.count - g.shown
         if folded <= 0:
             return []
+        show_last = folded >= 2 and any(m in (1, -1) for m in g.mono)
+        if show_last:
+            folded -= 1
+        end = g.last_no - 1 if show_last else g.last_no
+        out = [render_fold(g, folded, g.first + 1, end)]
+        if show_last:
+            out.append(g.last)
+        if held and sum(len(str(e[2])) + 1 for e in g.tents) <= sum(len(o) + 1 for o in out):
+            return []  # the fold would be longer than the lines it stands for: they are shown
         g.cancelled = True  # later lines of this template start a new group
         for e in g.tents:
             if e[0] == "tent":
                 e[0] = "dead"
-        out: list[str] = []
-        show_last = folded >= 2 and any(m in (1, -1) for m in g.mono)
-        if show_last:
-            folded -= 1
         self.folded += folded
-        end = g.last_no - 1 if show_last else g.last_no
-        out.append(render_fold(g, folded, g.first + 1, end))
-        if show_last:
-            out.append(g.last)
-            self.shown += 1
-        self.shown += 1
+        self.shown += len(out)
         return out
 
     def _access_summary(self) -> str:

@@ -41,12 +41,14 @@ _CONTINUE = re.compile(
     r"|[\w./*()\[\]$-]+\(.*\)(?: \{\.\.\.\})?$)"
 )
 _FRAME = re.compile(r"\s+at [\w$.<>/-]+\(.*\)$|\s*\.\.\. \d+ (?:more|common frames omitted)$|Caused by: ")
+# Where a diagnostic points (rustc's ` --> src/main.rs:4:9`, a JS frame, a Python frame): part of the line before.
+_LOCATION = re.compile(r'\s*(?:--> \S+:\d+|at \S.*:\d+\)?$|File ".*", line \d+)')
 BLOCK_MAX = 400  # a block longer than this ends there (its lines are still looked at one by one)
 
 
 _KEYS = (
     "warn", "err", "fatal", "crit", "fail", "severe", "alert", "emerg", "panic", "exception", "traceback", "abort",
-    "segmentation", "core dump", "denied", "refused", "time", "unreachable", "deprecat",
+    "segmentation", "core dump", "denied", "refused", "timed", "timeout", "time out", "unreachable", "deprecat",
 )  # fmt: skip
 
 
@@ -71,6 +73,11 @@ def is_marker(line: str) -> bool:
     if not _WORD.search(line):
         return False
     return not (_NOTHING.search(line) and len(_WORD.findall(line)) <= len(_NOTHING.findall(line)))
+
+
+def is_location(line: str) -> bool:
+    """Whether ``line`` only says where something is (`` --> src/main.rs:4:9``): it goes with a marker before it."""
+    return line[:1] in " \tFa-" and _LOCATION.match(line) is not None
 
 
 def access(line: str) -> tuple[str, str] | None:

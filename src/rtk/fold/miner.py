@@ -86,11 +86,17 @@ class Miner:
 
 
 def _similarity(tmpl: list[str], toks: list[str]) -> float:
-    """Drain's simSeq: the share of positions where the template's constant token equals the line's."""
-    if not toks:
-        return 1.0
+    """Drain's simSeq over the line's constant tokens: the share of them the template has at the same place.
+
+    A variable field (``<n>``, ``<time>``...) says nothing about the kind of line, so it
+    counts neither way: two lines that share only a timestamp and a pid are not alike.
+    """
     same = 0
+    consts = 0
     for a, b in zip(tmpl, toks, strict=True):
-        if a == b and a != WILD:
+        if "<" in b and ">" in b:  # a variable field, bare or inside punctuation (``[<n>]``, ``port=<n>``)
+            continue
+        consts += 1
+        if a == b:
             same += 1
-    return same / len(toks)
+    return 1.0 if not consts else same / consts

@@ -1,0 +1,91 @@
+"""Our template miner against drain3 (the reference Drain, a test dependency) on the real logs of tests/logdata."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from math import comb
+from pathlib import Path
+
+import pytest
+
+from rtk.fold.mask import mask, tokens
+from rtk.fold.miner import Miner
+from rtk.text import clean, decode
+
+drain = pytest.importorskip("drain3.drain")
+LOGS = sorted((Path(__file__).resolve().parent.parent / "logdata").glob("*.log"))
+
+
+def both(path: Path) -> tuple[list[int], list[int], list[str]]:
+    """Each non-blank line's template id from our miner and drain3's, both given the same masked tokens.
+
+    drain3's ``depth`` counts the leaf and uses ``depth - 3`` prefix tokens; ours uses ``depth - 2``:
+    drain3 depth 5 is our depth 4 (two prefix tokens), with the same similarity threshold 0.4.
+    """
+    ours, theirs, lines = [], [], []
+    m = Miner(depth=4, sim=0.4)
+    d = drain.Drain(depth=5, sim_th=0.4, max_children=100)
+    for ln in clean(decode(path.read_bytes())).splitlines():
+        masks = [mask(t) for t in tokens(ln)]
+        if masks:
+            ours.append(m.add(masks).id)
+            theirs.append(d.add_log_message(" ".join(masks))[0].cluster_id)
+            lines.append(ln)
+    return ours, theirs, lines
+
+
+def grouping_accuracy(a: list[int], b: list[int]) -> float:
+    """Share of lines whose group (the set of lines it is with) is the same in both groupings."""
+    ga: dict[int, list[int]] = defaultdict(list)
+    gb: dict[int, list[int]] = defaultdict(list)
+    for i, (x, y) in enumerate(zip(a, b, strict=True)):
+        ga[x].append(i)
+        gb[y].append(i)
+    return sum(1 for x, y in zip(a, b, strict=True) if ga[x] == gb[y]) / len(a)
+
+
+def pairwise_f1(a: list[int], b: list[int]) -> float:
+    """F1 over pairs of lines put together: 1.0 when both miners pair exactly the same lines."""
+    both_ = sum(comb(n, 2) for n in Counter(zip(a, b, strict=True)).values())
+    pa = sum(comb(n, 2) for n in Counter(a).values())
+    pb = sum(comb(n, 2) for n in Counter(b).values())
+    p = both_ / pa if pa else 1.0
+    r = both_ / pb if pb else 1.0
+    return 2 * p * r / (p + r) if p + r else 1.0
+
+
+def test_the_miners_agree_on_the_great_majority_of_lines() -> None:
+    total = agree = 0.0
+    for path in LOGS:
+        a, b, _ = both(path)
+        ga, f1 = grouping_accuracy(a, b), pairwise_f1(a, b)
+        print(
+            f"{path.stem}: {len(a)} lines, grouping accuracy {ga:.3f}, pairwise F1 {f1:.3f}, templates {len(set(a))} vs {len(set(b))}"
+        )
+        total += len(a)
+        agree += ga * len(a)
+        assert f1 >= 0.9, path.stem
+    print(f"overall grouping accuracy {agree / total:.3f} over {int(total)} lines")
+    assert agree / total >= 0.9
+
+
+def test_where_they_differ_drain3_merges_an_error_with_a_shutdown_notice() -> None:
+    # drain3's similarity counts equal masked fields (<time>, [<n>]) as matches, so two PostgreSQL lines
+    # that share only a timestamp, a pid and "UTC" reach 0.4; ours counts constant tokens only.
+    a, b, lines = both(next(p for p in LOGS if p.stem == "postgres"))
+    err = lines.index("2026-11-24 07:00:55.199 UTC [8552] postgres@shop ERROR:  division by zero")
+    bye = lines.index("2026-11-24 07:01:02.968 UTC [7295] LOG:  received fast shutdown request")
+    assert b[err] == b[bye]  # drain3: one template, so folding it would count an ERROR among notices
+    assert a[err] != a[bye]  # ours: two kinds of line
+    common = {t for t in tokens(lines[err]) if not any(c.isdigit() for c in t)} & set(tokens(lines[bye]))
+    assert common == {"UTC"}  # all they share beyond the variable fields
+
+
+def test_every_other_difference_is_drain3_merging_what_ours_keeps_apart() -> None:
+    # Never the other way round: each of our templates lies inside one drain3 template.
+    for path in LOGS:
+        a, b, _ = both(path)
+        inside: dict[int, set[int]] = defaultdict(set)
+        for x, y in zip(a, b, strict=True):
+            inside[x].add(y)
+        assert all(len(ys) == 1 for ys in inside.values()), path.stem
