@@ -70,12 +70,12 @@ class Scanner:
         self._n = 0
 
     def feed(self, line: str) -> Block | None:
-        if self._n == 1 and self._lines[0].endswith(":") and line.strip() and not _ERROR.search(line):
+        announced = self._n == 1 and self._lines[0].endswith(":") and line.strip()
+        if announced and not (_ERROR.search(line) or _WARNING.search(line)):
             # "thread 'main' panicked at src/lib.rs:9:26:" announces its message on the next line
-            if not _WARNING.search(line):
-                self._n += 1
-                self._lines.append(line)
-                return None
+            self._n += 1
+            self._lines.append(line)
+            return None
         if self._kind and line.strip() and _CONT.match(line) and not _ERROR.search(line.split(":", 1)[0]):
             if not _CARET.match(line):  # a bare "|   ^~~~" marker under the quoted line
                 self._n += 1
