@@ -40,7 +40,7 @@ FAMILY_SAMPLES = {
     "node": "node --test", "npm": "npm test", "npx": "npx tsc --noEmit", "oxlint": "oxlint src",
     "playwright": "playwright test", "pnpm": "pnpm test", "prettier": "prettier --check .",
     "prisma": "prisma generate", "tsc": "tsc --noEmit", "vite": "vite build", "vitest": "vitest run",
-    "yarn": "yarn test",
+    "yarn": "yarn test", "aws": "aws s3 ls", "gh": "gh pr diff 12", "psql": "psql -c 'select 1'",
 }  # fmt: skip
 
 # Fixture directories whose command is not a raw tool command the hook sees.
@@ -235,3 +235,18 @@ def test_discover_does_not_list_handled_commands_as_candidates(command: str) -> 
     kinds = [s.role for s in segments.of(command)]
     assert kinds and "candidate" not in kinds, kinds
     assert kinds[0] in ("missed", "passthrough"), kinds
+
+
+@pytest.mark.parametrize(
+    ("command", "served"),
+    [
+        ("aws sts get-caller-identity --output json", False),  # machine-readable: as it is
+        ("aws sts get-caller-identity --output=json", False),
+        ("aws s3 ls --query 'Buckets[].Name'", False),  # a --query answers in JSON by default
+        ("aws sts get-caller-identity --output table", True),  # human views the aws family unboxes
+        ("aws ec2 describe-instances --output text --query 'Reservations[].Instances[].[InstanceId]'", True),
+    ],
+)
+def test_aws_output_value_decides_native_or_served(command: str, served: bool) -> None:
+    got = _rewritten(command)
+    assert (got == "rtk " + command) if served else got is None, (command, got)

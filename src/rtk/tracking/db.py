@@ -72,7 +72,7 @@ def _open(path: str) -> sqlite3.Connection:
     try:
         db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if not new and foreign.is_foreign(db):
-            db = foreign.adopt(db, path)
+            db = foreign.adopt(db, path, BUSY_TIMEOUT_MS / 1000)
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = NORMAL")
         migrate(db)

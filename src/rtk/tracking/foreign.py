@@ -49,8 +49,8 @@ def _backup_name(path: str) -> str:
     return name
 
 
-def adopt(db: sqlite3.Connection, path: str) -> sqlite3.Connection:
-    """Turn the foreign database open in ``db`` into rtk's; the connection to use from now on."""
+def adopt(db: sqlite3.Connection, path: str, timeout: float) -> sqlite3.Connection:
+    """Turn the foreign database open in ``db`` into rtk's; the connection to use from now on (``timeout``: busy)."""
     backup = _backup_name(path)
     with contextlib.closing(sqlite3.connect(backup)) as copy:
         db.backup(copy)  # a consistent copy of the original (its WAL included), before anything changes
@@ -90,13 +90,7 @@ def adopt(db: sqlite3.Connection, path: str) -> sqlite3.Connection:
         " and rtk uses a new file of its own there",
         file=sys.stderr,
     )
-    return sqlite3.connect(path, timeout=db_timeout(), isolation_level=None)
-
-
-def db_timeout() -> float:
-    from rtk.tracking.db import BUSY_TIMEOUT_MS
-
-    return BUSY_TIMEOUT_MS / 1000
+    return sqlite3.connect(path, timeout=timeout, isolation_level=None)
 
 
 def _import(db: sqlite3.Connection) -> tuple[int, int] | None:
