@@ -119,7 +119,7 @@ def test_every_default_round_trips_through_the_init_file() -> None:
 # -- fail open: no config file, however broken, stops a command (issue 12, item 5) ---------------
 
 BROKEN = {
-    "latin1": b"# caf\xe9\n[tee]\nmax_files = 3\n",
+    "latin1": b"# caf\xe9\n[tee]\nkeep_files = 3\n",
     "huge-int": b"[limits]\ngrep_max_results = " + b"9" * 5000 + b"\n",
     "deep-arrays": b"x = " + b"[" * 10000 + b"]" * 10000 + b"\n",
 }
@@ -147,8 +147,8 @@ def test_undecodable_or_pathological_file_gives_defaults_and_one_line(
 
 
 def test_file_over_the_size_cap_is_not_parsed(capfd: pytest.CaptureFixture[str]) -> None:
-    p = write_bytes(b"[tee]\nmax_files = 3\n" + b"#" * config.MAX_FILE_BYTES)
-    assert config.get("tee.max_files") == 20
+    p = write_bytes(b"[tee]\nkeep_files = 3\n" + b"#" * config.MAX_FILE_BYTES)
+    assert config.get("tee.keep_files") == 100
     _, err = capfd.readouterr()
     assert err.count("\n") == 1 and f"{p}: larger than {config.MAX_FILE_BYTES} bytes" in err
 
@@ -215,8 +215,8 @@ def _cache() -> Path:
 def test_damaged_or_poisoned_cache_is_ignored(damage: str) -> None:
     import marshal
 
-    write("[tee]\nmax_files = 4\n")
-    assert config.get("tee.max_files") == 4  # writes the cache
+    write("[tee]\nkeep_files = 4\n")
+    assert config.get("tee.keep_files") == 4  # writes the cache
     key, values, problems = marshal.loads(_cache().read_bytes())
     bad: object
     if damage == "truncated":
@@ -225,15 +225,15 @@ def test_damaged_or_poisoned_cache_is_ignored(damage: str) -> None:
         _cache().write_bytes(b"\xff" * 64)
     else:
         if damage == "wrong-type":
-            bad = (key, {**values, "tee.max_files": "many"}, problems)
+            bad = (key, {**values, "tee.keep_files": "many"}, problems)
         elif damage == "missing-key":
-            bad = (key, {k: v for k, v in values.items() if k != "tee.max_files"}, problems)
+            bad = (key, {k: v for k, v in values.items() if k != "tee.keep_files"}, problems)
         elif damage == "bad-mode":
             bad = (key, {**values, "tee.mode": "sometimes"}, problems)
         else:
             bad = [key, values, problems]
         _cache().write_bytes(marshal.dumps(bad))
     config.reset()
-    assert config.get("tee.max_files") == 4
+    assert config.get("tee.keep_files") == 4
     assert config.get("tee.mode") == "failures"
     assert set(config.load()) == set(config.defaults())

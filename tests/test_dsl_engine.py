@@ -94,6 +94,17 @@ def test_head_tail_and_max_lines_markers() -> None:
     assert res.dropped == 8
 
 
+def test_head_tail_cut_keeps_a_problem_line_of_the_middle_in_place() -> None:
+    # dmesg: a kernel WARNING line between the head and the tail was cut (the fact guard restored it).
+    lines = [f"[    0.{i:06d}] boot step {i}" for i in range(20)]
+    lines[9] = "[    0.311131] Speculative Return Stack Overflow: WARNING: See https://kernel.org/srso.html"
+    res = engine.apply(make(head_lines=2, tail_lines=2), "\n".join(lines))
+    out = res.text.split("\n")
+    assert out[2:5] == ["... (7 lines omitted)", lines[9], "... (8 lines omitted)"]
+    assert out[:2] == lines[:2] and out[-2:] == lines[-2:]
+    assert res.dropped == 15
+
+
 def test_stage_order_strip_before_head() -> None:
     d = make(strip_lines_matching=["^x"], head_lines=2)
     assert run(d, "x\nx\na\nb\nc") == "a\nb\n... (1 lines omitted)"

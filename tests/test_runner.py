@@ -110,6 +110,20 @@ def test_sigint_reaches_the_child_without_a_terminal(tmp_path: Path) -> None:
     assert b"Traceback" not in err
 
 
+def test_a_signal_during_the_child_start_is_forwarded_once_it_runs() -> None:
+    # Under load a Ctrl-C could land between the spawn and the relay: rtk died, the child ran on.
+    from rtk import runner
+
+    held = runner.Held()
+    os.kill(os.getpid(), signal.SIGINT)  # no KeyboardInterrupt here: kept for the child
+    assert held.got == [signal.SIGINT]
+    child = runner.spawn(["sleep", "30"], capture=False)
+    started = time.monotonic()
+    child.relay_signals(held)
+    assert child.wait() == 130 and time.monotonic() - started < 10
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_broken_stdout_pipe_ends_quietly(tmp_path: Path) -> None:
     lines = "".join(f"\\tmodified:   file{i}.py\\n" for i in range(3000))
     stub_tool(tmp_path, "git", f"printf 'On branch main\\nChanges not staged for commit:\\n{lines}\\n'")

@@ -206,7 +206,8 @@ CODE_WORDS = frozenset(("raise", "throw", "new", "catch", "except", "rescue", "r
 # Words too common to tell one problem line from another.
 _CONTENT_MIN = 4
 # Words of a run's status line ("Some errors were emitted while running checks", "test failed, to rerun
-# pass --lib"): such a line only says that the run failed, which the exit code and the summary say too.
+# pass --lib", ctest's 'Use "--rerun-failed" to re-run the failed cases verbosely'): such a line only
+# says that the run failed, which the exit code and the summary say too.
 STATUS_WORDS = frozenset(
     [
         "some",
@@ -216,6 +217,8 @@ STATUS_WORDS = frozenset(
         "running",
         "checks",
         "rerun",
+        "cases",
+        "verbosely",
         "pass",
         "with",
         "exit",

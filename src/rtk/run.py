@@ -130,12 +130,17 @@ def run_spec(argv: list[str], spec: Spec | None, started: float | None = None) -
         _track(argv, spec.name if spec else "", 0, 0, started, code)
         return code
     run_argv = spec.run_argv or argv
+    held = runner.Held()  # a Ctrl-C during the start reaches the child once it runs
     try:
         child = runner.spawn(run_argv, capture=True, merge_stderr=spec.merge_stderr, env=spec.env)
     except runner.SpawnError as e:
+        held.release()
         print(e, file=sys.stderr)
         return e.code
-    child.relay_signals()
+    except BaseException:
+        held.release()
+        raise
+    child.relay_signals(held)
     if spec.stream is not None:
         return _run_stream(spec, argv, child, started)
     return _run_buffered(spec, argv, child, started)

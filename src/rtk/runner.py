@@ -74,17 +74,19 @@ class Child:
 
     # -- signal relay ------------------------------------------------------------
 
-    def relay_signals(self) -> None:
-        """Forward SIGINT/SIGTERM/SIGHUP/SIGQUIT to the child while it runs."""
+    def relay_signals(self, held: Held | None = None) -> None:
+        """Forward SIGINT/SIGTERM/SIGHUP/SIGQUIT to the child while it runs (and those ``held`` during the start)."""
         for sig in _RELAYED:
             try:
-                prev = _signal.getsignal(sig)
+                prev = held.prev[sig] if held is not None and sig in held.prev else _signal.getsignal(sig)
                 if prev == _signal.SIG_IGN:
                     continue  # inherited "ignore" (nohup, background job): keep it
                 self._prev[sig] = prev
                 _signal.signal(sig, self._relay)
             except (OSError, ValueError):  # not the main thread, or unsupported
                 pass
+        for sig in held.got if held is not None else ():
+            self._relay(sig, None)
 
     def _relay(self, signum: int, frame: FrameType | None) -> None:
         if signum == _signal.SIGINT and _terminal_sends_to_child():
@@ -104,6 +106,35 @@ class Child:
             except (OSError, ValueError, TypeError):
                 pass
         self._prev.clear()
+
+
+class Held:
+    """Relayed signals that arrive while the child starts, kept to be forwarded once it runs."""
+
+    def __init__(self) -> None:
+        self.prev: dict[int, Any] = {}
+        self.got: list[int] = []
+        for sig in _RELAYED:
+            try:
+                prev = _signal.getsignal(sig)
+                if prev != _signal.SIG_IGN:
+                    self.prev[sig] = prev
+                    _signal.signal(sig, self._note)
+            except (OSError, ValueError):
+                pass
+
+    def _note(self, signum: int, frame: FrameType | None) -> None:
+        self.got.append(signum)
+
+    def release(self) -> None:
+        """No child: the original handlers back, and the signals that came delivered to this process."""
+        for sig, prev in self.prev.items():
+            try:
+                _signal.signal(sig, prev)
+            except (OSError, ValueError, TypeError):
+                pass
+        for sig in self.got:
+            os.kill(os.getpid(), sig)
 
 
 def _terminal_sends_to_child() -> bool:
@@ -299,10 +330,15 @@ def exec_raw(argv: list[str]) -> int:
 
 def run_inherited(argv: list[str], env: Mapping[str, str] | None = None) -> int:
     """Run with every stream inherited; return the exit code (127/126 if it cannot start)."""
+    held = Held()  # a Ctrl-C during the start reaches the child, not a half-started rtk
     try:
         child = spawn(argv, capture=False, env=env)
     except SpawnError as e:
+        held.release()
         print(e, file=sys.stderr)
         return e.code
-    child.relay_signals()
+    except BaseException:
+        held.release()
+        raise
+    child.relay_signals(held)
     return child.wait()

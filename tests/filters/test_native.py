@@ -314,3 +314,20 @@ def test_real_ctest_failure(tmp_path: Path) -> None:
     p = _rtk(["ctest"], tmp_path / "b")
     assert p.returncode == 8
     assert "expected 4 got 5" in p.stdout and "1 passed, 1 failed of 2" in p.stdout
+
+
+def test_summary_keeps_the_message_a_panic_announces() -> None:
+    # A panic's first line ends with ":" and its message follows unindented: both are one problem.
+    from rtk.commands._blocks import Scanner
+
+    scan = Scanner(5)
+    lines = [
+        "thread 'tests::adds' (2803) panicked at src/lib.rs:9:26:",
+        "assertion `left == right` failed",
+        "  left: -3",
+        "stack backtrace:",
+        "error: test failed, to rerun pass `--lib`",
+    ]
+    got = [b for b in map(scan.feed, lines) if b is not None]
+    assert got[0] == ("error", lines[:3])
+    assert scan.close() == ("error", [lines[4]])

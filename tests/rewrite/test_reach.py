@@ -52,13 +52,6 @@ FIXTURE_NOT_REWRITTEN = {
     "rtk-test": "rtk's own command (rtk test <cmd>): already rtk",
     "env/explicit": "env -i with a clean environment: how the capture ran; env options other than -u stay raw",
     "eslint/unix-errors": "an explicit -f/--format flag: the hook leaves format flags to the tool",
-    **{
-        f"aws/{case}": "an explicit --output table/text: the hook leaves format flags to the tool"
-        for case in (
-            "ec2-describe-instances-table", "ec2-describe-instances-text", "logs-get-log-events-text",
-            "sts-get-caller-identity-table",
-        )
-    },
 }  # fmt: skip
 
 # TOML filters without a fixture directory of the same name: a command each serves.
@@ -244,3 +237,18 @@ def test_discover_does_not_list_handled_commands_as_candidates(command: str) -> 
     kinds = [s.role for s in segments.of(command)]
     assert kinds and "candidate" not in kinds, kinds
     assert kinds[0] in ("missed", "passthrough"), kinds
+
+
+@pytest.mark.parametrize(
+    ("command", "served"),
+    [
+        ("aws sts get-caller-identity --output json", False),  # machine-readable: as it is
+        ("aws sts get-caller-identity --output=json", False),
+        ("aws s3 ls --query 'Buckets[].Name'", False),  # a --query answers in JSON by default
+        ("aws sts get-caller-identity --output table", True),  # human views the aws family unboxes
+        ("aws ec2 describe-instances --output text --query 'Reservations[].Instances[].[InstanceId]'", True),
+    ],
+)
+def test_aws_output_value_decides_native_or_served(command: str, served: bool) -> None:
+    got = _rewritten(command)
+    assert (got == "rtk " + command) if served else got is None, (command, got)

@@ -70,6 +70,12 @@ class Scanner:
         self._n = 0
 
     def feed(self, line: str) -> Block | None:
+        announced = self._n == 1 and self._lines[0].endswith(":") and line.strip()
+        if announced and not (_ERROR.search(line) or _WARNING.search(line)):
+            # "thread 'main' panicked at src/lib.rs:9:26:" announces its message on the next line
+            self._n += 1
+            self._lines.append(line)
+            return None
         if self._kind and line.strip() and _CONT.match(line) and not _ERROR.search(line.split(":", 1)[0]):
             if not _CARET.match(line):  # a bare "|   ^~~~" marker under the quoted line
                 self._n += 1
@@ -208,7 +214,10 @@ class SummaryStream(LineFilter):
                 self.first = b[1]
                 return
         if len(self.heads) < self.max_blocks + TAIL + 1:
-            self.heads.append(b[1][0])
+            head = b[1][0]
+            if head.rstrip().endswith(":") and len(b[1]) > 1 and b[1][1].strip():
+                head += "\n" + b[1][1]  # "panicked at src/lib.rs:9:26:" announces the message on the next line
+            self.heads.append(head)
         else:
             self.unheld += 1
 
@@ -231,16 +240,16 @@ class SummaryStream(LineFilter):
             out.append("first error:")
             out.extend("  " + ln for ln in self.first)
             shown += len(self.first)
-        # Every other problem by its first line (where it is), unless the tail shows it.
+        # Every other problem by its first line (where it is; and the message it announces), unless the tail shows it.
         said = {w.strip(".:,;") or "." for w in " ".join(self.tail).split()} | {"."}
         others = [h for h in self.heads if not said.issuperset(w.strip(".:,;") or "." for w in h.split())]
         total = len(others) + self.unheld
         if total:
             out.append(f"other problems ({total}):")
-            out.extend("  " + ln for ln in others[: self.max_blocks])
+            out.extend("  " + ln for h in others[: self.max_blocks] for ln in h.split("\n"))
             if total > self.max_blocks:
                 out.append(f"  +{total - self.max_blocks} more")
-            shown += min(len(others), self.max_blocks)
+            shown += sum(h.count("\n") + 1 for h in others[: self.max_blocks])
         out.append(f"last {plural(len(self.tail), 'line')}:")
         out.extend("  " + ln for ln in self.tail)
         shown += len(self.tail)

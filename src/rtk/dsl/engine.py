@@ -146,8 +146,7 @@ def apply(d: dict[str, Any], text: str, exit_code: int = 0) -> Result:
             head = tail = 0
     if head and tail:
         if len(lines) > head + tail:
-            n = len(lines) - head - tail
-            lines = [*lines[:head], _Marker(f"... ({n} lines omitted)"), *lines[-tail:]]
+            lines = [*lines[:head], *_middle(lines[head:-tail], [*lines[:head], *lines[-tail:]]), *lines[-tail:]]
     elif head:
         if len(lines) > head:
             lines = [*lines[:head], _Marker(f"... ({len(lines) - head} lines omitted)")]
@@ -165,6 +164,29 @@ def apply(d: dict[str, Any], text: str, exit_code: int = 0) -> Result:
             return Result(d["on_empty"], total, total, 0, True)
         result = ""
     return Result(result, total, max(total - kept, 0), shortened, False)
+
+
+def _middle(middle: list[str], shown: list[str]) -> list[str]:
+    """The omitted middle of a head/tail cut: its problem lines that hold a fact, in place; the rest counted."""
+    from rtk import factguard
+
+    text = "\n".join(middle)
+    lost = factguard.missing(text, "\n".join(shown), counted=True)
+    data = text.encode("utf-8", "surrogatepass")
+    keep = {data.count(b"\n", 0, at) for at in lost.values()}
+    out: list[str] = []
+    n = 0
+    for i, ln in enumerate(middle):
+        if i in keep:
+            if n:
+                out.append(_Marker(f"... ({n} lines omitted)"))
+            out.append(ln)
+            n = 0
+        else:
+            n += 1
+    if n:
+        out.append(_Marker(f"... ({n} lines omitted)"))
+    return out
 
 
 def command_string(argv: list[str]) -> str:

@@ -87,14 +87,16 @@ _GLUED = frozenset(("-o", "-F", "-f", "-c"))  # short options often written with
 
 
 def _flag_present(args: list[str], flags: tuple[str, ...]) -> str:
-    """The first of ``flags`` present in ``args`` (before ``--``), or ""."""
-    for a in args:
+    """The first of ``flags`` present in ``args`` (before ``--``), or "" (``--output=json``: with that value)."""
+    for i, a in enumerate(args):
         if a == "--":
             return ""
         if len(a) < 2 or a[0] != "-":
             continue
         for f in flags:
             if a == f:
+                return f
+            if "=" in f and a == f.split("=", 1)[0] and args[i + 1 : i + 2] == [f.split("=", 1)[1]]:
                 return f
             if f.startswith("--"):
                 if a.startswith(f + "="):
@@ -172,7 +174,7 @@ def _blocked(rule: Rule, sub: str, args: list[str]) -> str:
         flags = rule.raw_flags.get(key)
         if flags:
             f = _flag_present(args, flags)
-            if f:
+            if f and not (rule.views and _flag_present(args, rule.views)):
                 return f"{f} asks for native output"
     if rule.requires and not _flag_present(args, rule.requires):
         return f"{rule.id} without {rule.requires[0]} is interactive"

@@ -7,7 +7,9 @@ analysis reports), its status and how it may sit in a pipeline:
 - ``status``: ``rewrite`` (rtk filters it), ``passthrough`` (rewritten so the run is
   tracked, but rtk does not shorten it: credited 0), ``never`` (left alone).
   ``sub_status`` overrides it per subcommand; ``raw_flags`` lists flags with which a
-  command is left alone (interactive or machine-readable modes); ``requires``
+  command is left alone (interactive or machine-readable modes; ``--output=json`` names a flag
+  with that value, written either way), unless one of ``views`` (flags with a value that
+  asks for a human view: ``aws --query ... --output table``) is present; ``requires``
   lists flags of which one must be present (``psql`` without ``-c`` is a REPL);
   ``min_words`` is how many words that are not options (after the tool's
   ``GLOBAL_OPTS``) must follow (``ssh host`` alone is interactive, ``ssh host cmd`` is not).
@@ -54,6 +56,7 @@ class Rule:
         "sub_status",
         "subs",
         "tools",
+        "views",
     )
 
     def __init__(
@@ -75,6 +78,7 @@ class Rule:
         requires: tuple[str, ...] = (),
         alt: str = "",
         min_words: int = 0,
+        views: tuple[str, ...] = (),
     ) -> None:
         self.row = row
         self.id = id
@@ -92,6 +96,7 @@ class Rule:
         self.requires = requires
         self.alt = alt
         self.min_words = min_words
+        self.views = views
 
     def __repr__(self) -> str:
         return f"Rule({self.id!r})"
@@ -199,7 +204,8 @@ RULES: list[Rule] = [
     R(53, "aws", ("aws",), None, "rtk aws", "Infra", 80,
       sub_savings={"sts": 80, "s3": 60, "ec2": 85, "ecs": 90, "rds": 80, "cloudformation": 90, "logs": 88,
                    "lambda": 90, "iam": 85, "dynamodb": 70, "s3api": 75, "eks": 87, "sqs": 78, "secretsmanager": 75},
-      raw_flags={"": ("--output", "--query")}),
+      raw_flags={"": ("--output=json", "--output=yaml", "--output=yaml-stream", "--query")},
+      views=("--output=table", "--output=text")),
     R(54, "psql", ("psql",), None, "rtk psql", "Infra", 75, requires=("-c", "--command", "-f", "--file", "-l", "--list")),
     R(29, "curl", ("curl",), None, "rtk curl", "Network", 70),
     R(30, "wget", ("wget",), None, "rtk wget", "Network", 65),
