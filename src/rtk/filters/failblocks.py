@@ -19,6 +19,23 @@ def bound(block: list[str]) -> tuple[list[str], int]:
     return [*block[: limit - TAIL], note, *block[-TAIL:]], extra
 
 
+class Blocks:
+    """The output being built: ``block`` collects one failure's lines, ``flush`` bounds it into ``out``."""
+
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.block: list[str] = []
+        self.cut = 0
+
+    def flush(self) -> None:
+        if self.block:
+            kept, extra = bound(self.block)
+            self.cut += extra
+            self.out.extend(kept)
+            self.out.append("")
+            self.block.clear()
+
+
 def squeeze(lines: list[str]) -> str:
     """Join ``lines`` with runs of blank lines reduced to one and none at either end."""
     out: list[str] = []

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.failblocks import bound, squeeze
+from rtk.filters.failblocks import Blocks, squeeze
 
 COMMANDS = ("deno",)
 
@@ -42,20 +42,10 @@ def test(argv: list[str], output: str, exit_code: int) -> str | Filtered:
     lines = output.splitlines()
     if not any(_TEST_SUMMARY.match(ln) for ln in lines):
         raise Unrecognized("no deno test summary")
-    out: list[str] = []
-    block: list[str] = []
     headers: set[str] = set()
     section = ""
-    cut = 0
-
-    def flush() -> None:
-        nonlocal cut
-        if block:
-            kept, extra = bound(block)
-            cut += extra
-            out.extend(kept)
-            out.append("")
-            block.clear()
+    acc = Blocks()
+    out, block, flush = acc.out, acc.block, acc.flush
 
     for ln in lines:
         s = ln.strip()
@@ -87,7 +77,7 @@ def test(argv: list[str], output: str, exit_code: int) -> str | Filtered:
             continue
         out.append(ln)
     flush()
-    return Filtered(squeeze(out), cut)
+    return Filtered(squeeze(out), acc.cut)
 
 
 # An empty gutter (``  |``) or a caret/tilde line under the source: the location line gives the column.

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.failblocks import bound, squeeze
+from rtk.filters.failblocks import Blocks, squeeze
 
 COMMANDS = ("phpunit",)
 
@@ -40,19 +40,9 @@ def phpunit(argv: list[str], output: str, exit_code: int) -> str | Filtered:
     lines = output.splitlines()
     if not any(_OK.match(s) or _SUMMARY.match(s) for s in (ln.strip() for ln in lines)):
         raise Unrecognized("no phpunit summary line")
-    out: list[str] = []
-    block: list[str] = []
-    cut = 0
     passed = False
-
-    def flush() -> None:
-        nonlocal cut
-        if block:
-            kept, extra = bound(block)
-            cut += extra
-            out.extend(kept)
-            out.append("")
-            block.clear()
+    acc = Blocks()
+    out, block, flush = acc.out, acc.block, acc.flush
 
     for ln in lines:
         s = ln.strip()
@@ -74,4 +64,4 @@ def phpunit(argv: list[str], output: str, exit_code: int) -> str | Filtered:
     text = squeeze(out)
     if exit_code != 0 and passed:
         text += f"\nphpunit exited with code {exit_code} although it reported OK"
-    return Filtered(text, cut)
+    return Filtered(text, acc.cut)

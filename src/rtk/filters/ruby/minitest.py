@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.failblocks import bound, squeeze
+from rtk.filters.failblocks import Blocks, squeeze
 
 COMMANDS = ("rake", "rails")
 
@@ -47,18 +47,8 @@ def minitest(argv: list[str], output: str, exit_code: int) -> str | Filtered:
     if not sums:
         raise Unrecognized("no Minitest summary line")
     bad = sum(int(m.group(3)) + int(m.group(4)) for m in sums)
-    out: list[str] = []
-    block: list[str] = []
-    cut = 0
-
-    def flush() -> None:
-        nonlocal cut
-        if block:
-            kept, extra = bound(block)
-            cut += extra
-            out.extend(kept)
-            out.append("")
-            block.clear()
+    acc = Blocks()
+    out, block, flush = acc.out, acc.block, acc.flush
 
     for ln in lines:
         s = ln.strip()
@@ -83,4 +73,4 @@ def minitest(argv: list[str], output: str, exit_code: int) -> str | Filtered:
     text = squeeze(out)
     if exit_code != 0 and bad == 0:
         text += f"\nexited with code {exit_code} although no test failed"
-    return Filtered(text, cut)
+    return Filtered(text, acc.cut)
