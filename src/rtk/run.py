@@ -76,7 +76,7 @@ def _track(
     from rtk import tracking
 
     cmd = join(argv)
-    tracking.record_command(
+    due = tracking.record_command(
         original=cmd,
         rtk_cmd="rtk " + cmd,
         filter_name=filter_name,
@@ -88,6 +88,10 @@ def _track(
         tee_path=tee_path or "",
         restored=restored,
     )
+    if due:  # the journal passed its size: move it into SQLite now (never raises)
+        from rtk.tracking import db
+
+        db.ingest(quiet=True)
 
 
 def proxy(argv: list[str]) -> int:

@@ -107,7 +107,7 @@ def track(
     from rtk import tracking
 
     cmd = join(["rtk", name, *args])
-    tracking.record_command(
+    due = tracking.record_command(
         original=cmd,
         rtk_cmd=cmd,
         filter_name=name,
@@ -117,3 +117,7 @@ def track(
         exit_code=code,
         cut=cut,
     )
+    if due:  # the journal passed its size: move it into SQLite now (never raises)
+        from rtk.tracking import db
+
+        db.ingest(quiet=True)

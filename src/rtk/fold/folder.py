@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from rtk.fold import markers
+from rtk.fold.markers import Blocks, access, is_location, is_marker
 from rtk.fold.mask import mask, tokens
 from rtk.fold.miner import Miner, Template
 
@@ -151,7 +151,7 @@ class Folder:
     def __init__(self, hold: int | None = None, max_templates: int = 2000) -> None:
         self.hold = hold
         self.miner = Miner(max_templates=max_templates)
-        self.blocks = markers.Blocks()
+        self.blocks = Blocks()
         self.groups: dict[object, Group] = {}
         self.pending: deque[list[object]] = deque()
         self.tail: deque[tuple[int, str]] = deque()
@@ -218,7 +218,7 @@ class Folder:
         self._access(line)
         marked, self._marked = self._marked, False
         blank = not line or line.isspace()  # a blank line is shown: no fold line could be shorter
-        if self.blocks.feed(line) or blank or markers.is_marker(line) or (marked and markers.is_location(line)):
+        if self.blocks.feed(line) or blank or is_marker(line) or (marked and is_location(line)):
             self._marked = not blank
             self.pending.append(["show", no, line])
             return
@@ -255,7 +255,7 @@ class Folder:
     def _access(self, line: str) -> None:
         if '" ' not in line:
             return
-        hit = markers.access(line)
+        hit = access(line)
         if hit is None:
             return
         path, status = hit

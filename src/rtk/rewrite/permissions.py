@@ -32,9 +32,14 @@ from rtk.shell.lexer import ANSI_C, ARITH, BODY, CMDSUB, EVAL, EXPAND, PROCSUB, 
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
+    from typing import Protocol
 
-    from rtk.rewrite.engine import _Plan
+    class _Plan(Protocol):
+        """What the engine planned for a segment (``rtk.rewrite.engine._Plan``): the edit, if any."""
+
+        edit: tuple[int, int, str] | None
+
 
 _Prefixes = tuple[tuple[str, ...], ...]  # hooks.transparent_prefixes, split into words
 _CACHE_VERSION = 2  # 2: wrongly typed permission settings make the file broken
@@ -373,7 +378,7 @@ def evaluate(
     perms: Permissions,
     parsed: _seg.Line,
     line: str,
-    plans: list[tuple[_seg.Segment, _Plan]],
+    plans: Sequence[tuple[_seg.Segment, _Plan]],
     transparent: _Prefixes = (),
 ) -> tuple[str, str]:
     """``(verdict, reason)`` for ``line``: verdict is ``allow``, ``ask`` or ``deny``.

@@ -73,24 +73,23 @@ _SUSPECT = (
 )  # fmt: skip
 
 
-def append(kind: str, *fields: object) -> None:
-    """Append one record; never raises (one warning line per process on failure)."""
+def append(kind: str, *fields: object) -> bool:
+    """Append one record; True when the journal is due for ingestion (``rtk.tracking.db.ingest``,
+    which the caller runs: this module never imports the database). Never raises (one warning
+    line per process on failure)."""
     global _warned
     try:
         if not enabled():
-            return
+            return False
         line = "\t".join([FORMAT, kind, *(_esc(f) for f in fields)]) + "\n"
         data = line.encode("utf-8", "replace")
         path = pending_path()
-        size = _locked_append(path, data)
-        if size >= INGEST_AT_BYTES:
-            from rtk.tracking import db
-
-            db.ingest(quiet=True)
+        return _locked_append(path, data) >= INGEST_AT_BYTES
     except Exception as e:  # tracking must never break the command
         if not _warned:
             _warned = True
             print(f"rtk: tracking disabled for this run: {e}", file=sys.stderr)
+        return False
 
 
 def append_raw(data: bytes) -> None:
@@ -132,15 +131,15 @@ def record_command(
     cut: int = 0,
     tee_path: str = "",
     restored: int = 0,
-) -> None:
-    """Record one rtk run (``restored``: raw lines the fact guard put back)."""
+) -> bool:
+    """Record one rtk run (``restored``: raw lines the fact guard put back); True when ingestion is due."""
     original = mask_command(original)
     rtk_cmd = mask_command(rtk_cmd)
     try:
         cwd = os.getcwd()
     except OSError:
         cwd = ""
-    append(
+    return append(
         "C", now_iso(), original, rtk_cmd, filter_name, input_tokens, output_tokens,
         exec_ms, cwd, exit_code, cut, tee_path, restored,
     )  # fmt: skip
