@@ -40,7 +40,7 @@ def test_record_reaches_database_with_every_field() -> None:
     got = rows()
     assert got[0] == ("git status", "rtk git status", "git-status", 100, 20, 80, 80.0, 12, os.getcwd(), 0)
     assert got[1][5:7] == (-3, -30.0)  # negative savings kept as they are
-    assert not Path(tracking.pending_path()).exists()  # ingested
+    assert Path(tracking.pending_path()).stat().st_size == 0  # ingested: the journal stays, empty
 
 
 def test_database_settings(tmp_path: Path) -> None:
@@ -108,7 +108,7 @@ def test_locked_database_keeps_rows_for_later(
     holder.execute("ROLLBACK")
     holder.close()
     assert not list(Path(tracking.db_path()).parent.glob("*.ingest"))  # rows went back to the journal
-    assert Path(tracking.pending_path()).exists()
+    assert Path(tracking.pending_path()).stat().st_size > 0
     assert [r[0] for r in rows()] == ["first", "second"]
 
 
@@ -123,18 +123,37 @@ def test_file_left_by_a_dead_ingester_is_taken_over() -> None:
 
 
 def test_twenty_concurrent_writers_lose_no_rows(tmp_path: Path) -> None:
+    """Every writer ingests after each row, so writers and ingesters contend for the journal all the
+    time. The ingester used to rename the journal away: a writer that lost that race five times in a
+    row dropped its row with 'journal kept moving' (1 to 4 rows in 100 at 60 writers)."""
     script = (
-        "import sys\nfrom rtk import tracking\n"
+        "import sys\nfrom rtk import tracking\nfrom rtk.tracking import db\n"
         "for i in range(40):\n"
         "    tracking.record_command(original=f'w{sys.argv[1]} {i}', rtk_cmd='rtk x', filter_name='f',"
         " input_tokens=10, output_tokens=5, exec_ms=1, exit_code=0)\n"
-        "    if i % 10 == 0:\n        from rtk.tracking import db; db.ingest(quiet=True)\n"
+        "    db.ingest(quiet=True)\n"
     )
-    procs = [subprocess.Popen([sys.executable, "-c", script, str(n)]) for n in range(20)]
-    assert all(p.wait(timeout=120) == 0 for p in procs)
+    procs = [
+        subprocess.Popen([sys.executable, "-c", script, str(n)], stderr=subprocess.PIPE, text=True) for n in range(20)
+    ]
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0] * 20
+    assert [e for e in errors if e] == []  # no "tracking disabled for this run"
     got = rows()
     assert len(got) == 800
     assert len({r[0] for r in got}) == 800
+
+
+def test_ingest_leaves_the_journal_file_where_writers_append() -> None:
+    """A writer that opened the journal before an ingest must still append to the journal."""
+    record("before")
+    pending = tracking.pending_path()
+    inode = os.stat(pending).st_ino
+    with open(pending, "ab") as early_writer:  # opened before the ingest, written after it
+        db.ingest(quiet=True)
+        assert os.stat(pending).st_ino == inode and os.path.getsize(pending) == 0
+        early_writer.write(b"\t".join([b"1", b"C", tracking.now_iso().encode(), b"late"] + [b"x"] * 10) + b"\n")
+    assert sorted(r[0] for r in rows()) == ["before", "late"]
 
 
 def test_torn_journal_line_is_skipped() -> None:

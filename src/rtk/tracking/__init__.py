@@ -4,9 +4,9 @@ Each run appends one line to ``<db>.pending`` with a single ``O_APPEND`` write
 under a lock; ``rtk.tracking.db`` moves pending lines into SQLite when a reader
 (``rtk gain``...) needs them, or when the journal grows. A run never imports
 ``sqlite3`` and a broken database can never slow down or break a command.
-The ingester takes the lock before renaming the journal away, and a writer that
-finds its file renamed under it reopens the path, so concurrent writers never
-lose or interleave rows.
+The ingester takes the same lock, copies the journal's rows to a file of its own
+and empties the journal, so writers always append to one file and never lose or
+interleave rows (a writer that finds the file replaced under it reopens the path).
 """
 
 from __future__ import annotations

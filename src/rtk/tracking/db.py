@@ -110,7 +110,13 @@ def _int(s: str) -> int:
 
 
 def _claim(pending: str) -> list[str]:
-    """Move the journal (and files left by crashed ingesters) aside; return what we own."""
+    """Move the journal's rows (and files left by crashed ingesters) aside; return what we own.
+
+    The journal itself is never renamed: under its lock the rows are copied to a file of
+    ours and the journal is truncated, so a writer always appends to the same file and
+    never has to retry (renaming it made writers lose the race under load and drop rows).
+    A crash between the copy and the truncation can ingest rows twice, never lose them.
+    """
     claimed: list[str] = []
     d = os.path.dirname(pending) or "."
     base = os.path.basename(pending)
@@ -124,17 +130,17 @@ def _claim(pending: str) -> list[str]:
         try:
             if lockf is not None:
                 lockf(fd, os.F_LOCK, 0)  # waits for a writer in the middle of a line
-                # Another ingester may have renamed the file we opened while we waited:
-                # only rename the file we actually hold the lock on.
+                # The file may have been replaced while we waited (an older rtk renamed it):
+                # only take rows from the file we actually hold the lock on.
                 if os.fstat(fd).st_ino != os.stat(pending).st_ino:
                     continue
-            os.rename(pending, mine)
-            claimed.append(mine)
+            if _move_rows(fd, mine):
+                claimed.append(mine)
             break
-        except FileNotFoundError:
-            break
+        except OSError:
+            break  # rows that could not be copied stay in the journal for the next attempt
         finally:
-            os.close(fd)
+            os.close(fd)  # releases the lock
     # Leftovers of an ingester that died: claim them by renaming (only one process wins).
     try:
         names = os.listdir(d)
@@ -152,6 +158,29 @@ def _claim(pending: str) -> list[str]:
             except OSError:
                 pass
     return claimed
+
+
+def _move_rows(fd: int, dest: str) -> bool:
+    """Copy the locked journal ``fd`` to a new file ``dest`` and empty the journal; False when it was empty."""
+    chunks: list[bytes] = []
+    os.lseek(fd, 0, os.SEEK_SET)
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    if not chunks:
+        return False
+    out = os.open(dest, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        for chunk in chunks:
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(out, view) :]
+    except BaseException:
+        os.close(out)
+        os.unlink(dest)  # the rows stay in the journal
+        raise
+    os.close(out)
+    os.ftruncate(fd, 0)
+    return True
 
 
 def _owner_alive(suffix: str) -> bool:
