@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     StreamFactory = Callable[[list[str]], "LineFilter"]
 
 
+# Environment for a child whose output is parsed: messages in untranslated English (git...).
+C_LOCALE = {"LC_ALL": "C", "LANGUAGE": ""}
+
+
 class Unrecognized(Exception):
     """The output is not what the filter knows how to read: show it raw."""
 

@@ -1,4 +1,4 @@
-"""Text plumbing shared by the runner and filters: decoding, ANSI stripping, quoting.
+"""Text plumbing shared by the runner and filters: decoding, ANSI stripping, quoting, git path unquoting.
 
 Nothing here imports ``re`` at module level: the regex for escape sequences is
 compiled only when a text actually contains an ESC byte.
@@ -142,6 +142,37 @@ def slug(argv: list[str], limit: int = 40) -> str:
     while "__" in out:
         out = out.replace("__", "_")
     return out[:limit].strip("_") or "cmd"
+
+
+def unquote_path(p: str) -> str:
+    """Undo git's C-style path quoting (``"caf\\303\\251.txt"`` -> ``café.txt``) when printable."""
+    if len(p) < 2 or not (p.startswith('"') and p.endswith('"')):
+        return p
+    body = p[1:-1]
+    out = bytearray()
+    i = 0
+    esc = {"n": 10, "t": 9, "r": 13, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92, '"': 34}
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body):
+            n = body[i + 1]
+            if n in "01234567" and i + 3 < len(body) + 1 and body[i + 1 : i + 4].isdigit():
+                out.append(int(body[i + 1 : i + 4], 8) & 0xFF)
+                i += 4
+                continue
+            if n in esc:
+                out.append(esc[n])
+                i += 2
+                continue
+        out += c.encode("utf-8")
+        i += 1
+    try:
+        s = out.decode("utf-8")
+    except UnicodeDecodeError:
+        return p
+    if any(ord(ch) < 32 or ch == "\x7f" for ch in s):
+        return p  # control characters: keep git's quoted form, it is unambiguous
+    return s
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:

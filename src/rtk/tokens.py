@@ -73,6 +73,13 @@ def from_chars(chars: int) -> int:
     return (chars + 3) // 4
 
 
+def fits(texts: list[str], budget_tokens: int) -> bool:
+    """True when a listing fits the token budget (characters / 4, 3 characters of indent and
+    newline per entry): the budget test of ``limits.git_list_tokens``, here so that a listing under
+    the budget imports nothing more (the grouping in ``rtk.filters.git.listing`` comes only above it)."""
+    return sum(len(t) + 3 for t in texts) <= budget_tokens * 4
+
+
 def savings_pct(raw: int, out: int) -> float:
     """Signed savings in percent; 0.0 when there was no raw output."""
     if raw <= 0:

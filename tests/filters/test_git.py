@@ -9,14 +9,14 @@ import pytest
 from fixturelib import FIXTURES, load, run
 from rtk import filters
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.git import _keyed
 from rtk.filters.git import diff as _gitdiff
 from rtk.filters.git import diffstat as _gitstat
 from rtk.filters.git import listing as _gitlisting
 from rtk.filters.git import log as _gitlog
 from rtk.filters.git import ops as _gitops
-from rtk.filters.git import status as git_status
 from rtk.filters.git import stream as _gitstream
+from rtk.filters.git.status import _keyed
+from rtk.filters.git.status import status as git_status
 
 
 def spec(*argv: str) -> Spec | None:
@@ -87,6 +87,31 @@ def test_parsed_output_runs_in_english() -> None:
     for argv in (["log"], ["diff"], ["show"], ["push"], ["commit", "-m", "x"], ["branch"], ["checkout", "x"]):
         s = spec(*argv)
         assert s is not None and s.env == {"LC_ALL": "C", "LANGUAGE": ""}, argv
+
+
+def test_status_runs_in_english_from_its_own_module() -> None:
+    s = spec("status")
+    assert s is not None and s.env == {"LC_ALL": "C", "LANGUAGE": ""}
+    assert s.filter is git_status and git_status.__module__ == "rtk.filters.git.status"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["git"], ["git", "status"], ["git", "status", "-s"], ["git", ""], ["git", "log", "-C", "x"], ["git", "x=y"],
+        ["git", "-C", "d", "status"], ["git", "--no-pager", "diff"], ["git", "-p", "log"], ["git", "--git-dir=x", "log"],
+        ["git", "-c", "a=b"], ["git", "--version"],
+    ],
+)  # fmt: skip
+def test_split_global_agrees_with_the_argv_scanner(argv: list[str]) -> None:
+    """The dispatcher skips the scanner when the word after ``git`` is not an option: same answer."""
+    from rtk.filters import git
+    from rtk.filters.argv import first_word
+
+    assert all(o.startswith("-") for o in git._GLOBAL_WITH_VALUE | git._GLOBAL_FLAGS)
+    i = first_word(argv, git._GLOBAL_WITH_VALUE, git._GLOBAL_FLAGS, start=1)
+    want = None if i is None else (argv[1:], None, []) if i >= len(argv) else (argv[1:i], argv[i], argv[i + 1 :])
+    assert git.split_global(argv) == want
 
 
 # ---------------------------------------------------------------------------

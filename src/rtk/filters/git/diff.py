@@ -13,9 +13,8 @@ go. Hunks are read by the lengths their headers declare, so content such as
 
 from __future__ import annotations
 
-from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.git import ENV, unquote_path
-from rtk.text import split_lines
+from rtk.filterapi import C_LOCALE, Filtered, Spec, Unrecognized
+from rtk.text import split_lines, unquote_path
 
 # Extended header lines git prints between "diff --git" and the first hunk.
 _HEADER_PREFIXES = (
@@ -361,7 +360,7 @@ def diff_spec(args: list[str]) -> Spec | None:
     if has_flag(args, DIFF_RAW_LONG, DIFF_RAW_SHORT):
         return None
     condense = not has_flag(args, CONTEXT_FLAGS, "UW")
-    return Spec("git-diff", diff if condense else diff_full_context, env=ENV)
+    return Spec("git-diff", diff if condense else diff_full_context, env=C_LOCALE)
 
 
 def _diff(output: str, exit_code: int, condense: bool) -> str | Filtered | None:

@@ -4,7 +4,8 @@ update lines (push, fetch), and the file list the filters print from them."""
 from __future__ import annotations
 
 from rtk import config
-from rtk.filters.git import fits, unquote_path
+from rtk.text import unquote_path
+from rtk.tokens import fits
 
 
 def stat_summary(line: str) -> tuple[int, int, int] | None:

@@ -11,8 +11,7 @@ tag or detached HEAD points where) unless the user chose. Format flags run unfil
 from __future__ import annotations
 
 from rtk import options
-from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.git import ENV
+from rtk.filterapi import C_LOCALE, Filtered, Spec, Unrecognized
 from rtk.filters.git import diff as _gitdiff
 from rtk.text import split_lines
 
@@ -52,7 +51,7 @@ def _wants(args: list[str], names: tuple[str, ...]) -> bool:
 def log_spec(argv: list[str], sub_index: int) -> Spec | None:
     if _gitdiff.has_flag(argv[sub_index + 1 :], LOG_RAW_LONG, LOG_RAW_SHORT):
         return None
-    return Spec("git-log", log, run_argv=with_presentation(argv, sub_index), env=ENV)
+    return Spec("git-log", log, run_argv=with_presentation(argv, sub_index), env=C_LOCALE)
 
 
 def show_spec(argv: list[str], sub_index: int) -> Spec | None:
@@ -64,7 +63,7 @@ def show_spec(argv: list[str], sub_index: int) -> Spec | None:
             return None  # `git show rev:path` prints a file (or tree): exact bytes, unfiltered
     condense = not _gitdiff.has_flag(args, _gitdiff.CONTEXT_FLAGS, "UW")
     return Spec(
-        "git-show", show if condense else show_full_context, run_argv=with_presentation(argv, sub_index), env=ENV
+        "git-show", show if condense else show_full_context, run_argv=with_presentation(argv, sub_index), env=C_LOCALE
     )
 
 

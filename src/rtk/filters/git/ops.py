@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import re
 
-from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.git import ENV, _upstream, status, unquote_path
+from rtk.filterapi import C_LOCALE, Filtered, Spec, Unrecognized
 from rtk.filters.git import diff as _gitdiff
 from rtk.filters.git import diffstat as _gitstat
-from rtk.text import split_lines
+from rtk.filters.git.status import status, upstream
+from rtk.text import split_lines, unquote_path
 
 _HELP = ("-h", "--help")
 
@@ -54,7 +54,7 @@ def add_spec(args: list[str]) -> Spec | None:
         return Spec("git-add", live=True)  # asks questions on the terminal
     if opts & set(_HELP):
         return None
-    return Spec("git-add", add, env=ENV)
+    return Spec("git-add", add, env=C_LOCALE)
 
 
 def add(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
@@ -105,7 +105,7 @@ def branch_spec(args: list[str]) -> Spec | None:
         return None  # creating, deleting, renaming, --format, --column, --show-current...: as git prints it
     if _gitdiff.operands(args) and not opts & _BRANCH_SELECT:
         return None  # `git branch name` creates a branch
-    return Spec("git-branch", branch, env=ENV)
+    return Spec("git-branch", branch, env=C_LOCALE)
 
 
 def branch(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
@@ -176,22 +176,22 @@ def stash_spec(args: list[str]) -> Spec | None:
         return None  # `git stash`: one line already
     sub, rest = args[0], args[1:]
     if sub == "list":
-        return Spec("git-stash-list", stash_list, env=ENV) if not rest else None
+        return Spec("git-stash-list", stash_list, env=C_LOCALE) if not rest else None
     if sub == "show":
         if _gitdiff.has_flag(rest, _STASH_SHOW_RAW, "zh"):
             return None
         opts = _opts(rest)
         if opts & {"-p", "-u", "--patch"}:
             if _gitdiff.has_flag(rest, _gitdiff.CONTEXT_FLAGS, "UW"):
-                return Spec("git-stash-show", _gitdiff.diff_full_context, env=ENV)
-            return Spec("git-stash-show", _gitdiff.diff, env=ENV)
+                return Spec("git-stash-show", _gitdiff.diff_full_context, env=C_LOCALE)
+            return Spec("git-stash-show", _gitdiff.diff, env=C_LOCALE)
         if opts - {"--include-untracked", "--only-untracked", "-u"}:
             return None
-        return Spec("git-stash-show", stash_show, env=ENV)
+        return Spec("git-stash-show", stash_show, env=C_LOCALE)
     if sub in ("pop", "apply"):
         if _opts(rest) & set(_HELP):
             return None
-        return Spec("git-stash-apply", stash_apply, env=ENV)
+        return Spec("git-stash-apply", stash_apply, env=C_LOCALE)
     return None
 
 
@@ -275,7 +275,7 @@ _WORKTREE = re.compile(
 
 def worktree_spec(args: list[str]) -> Spec | None:
     if args[:1] == ["list"] and not _opts(args[1:]) - {"-v", "--verbose", "--expire"}:
-        return Spec("git-worktree-list", worktree_list, env=ENV)
+        return Spec("git-worktree-list", worktree_list, env=C_LOCALE)
     return None  # add/remove/move/prune/lock print a line or two already
 
 
@@ -306,7 +306,7 @@ def checkout_spec(args: list[str]) -> Spec | None:
         return Spec("git-checkout", live=True)  # asks about each hunk
     if opts & set(_HELP):
         return None
-    return Spec("git-checkout", checkout, env=ENV)
+    return Spec("git-checkout", checkout, env=C_LOCALE)
 
 
 def _quoted(ln: str, prefix: str) -> str:
@@ -350,7 +350,7 @@ def checkout(argv: list[str], output: str, exit_code: int) -> str | Filtered | N
         elif ln.startswith("Previous HEAD position was "):
             extra.append("previous HEAD was " + ln[len("Previous HEAD position was ") :])
         elif ln.startswith("Your branch "):
-            extra.append(_upstream(ln[len("Your branch ") :].rstrip(".")))
+            extra.append(upstream(ln[len("Your branch ") :].rstrip(".")))
         elif ln.startswith("and have ") and extra:
             words = ln.split()
             extra[-1] += f" {words[2]} ahead, {words[4]} behind" if len(words) > 4 else " " + ln

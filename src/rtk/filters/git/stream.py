@@ -12,9 +12,9 @@ that says what happened.
 
 from __future__ import annotations
 
-from rtk.filterapi import LineFilter, Spec
-from rtk.filters.git import ENV, status
+from rtk.filterapi import C_LOCALE, LineFilter, Spec
 from rtk.filters.git import diffstat as _gitstat
+from rtk.filters.git.status import status
 
 # Progress and transfer statistics: noise once the command is over.
 _PROGRESS = (
@@ -378,7 +378,7 @@ def remote_spec(sub: str, args: list[str]) -> Spec | None:
     if _named(args, raw):
         return None
     stream = {"push": Push, "fetch": Fetch, "pull": Pull}[sub]
-    return Spec(f"git-{sub}", stream=stream, env=ENV)
+    return Spec(f"git-{sub}", stream=stream, env=C_LOCALE)
 
 
 def commit_words(args: list[str]) -> set[str]:
@@ -429,4 +429,4 @@ def commit_spec(args: list[str]) -> Spec | None:
     if opens_editor or not used & set(_COMMIT_MESSAGE):
         # the editor (or an interactive prompt) needs the terminal: run untouched
         return Spec("git-commit", live=True)  # no LC_ALL=C: the editor keeps the user's locale
-    return Spec("git-commit", stream=Commit, env=ENV)
+    return Spec("git-commit", stream=Commit, env=C_LOCALE)
