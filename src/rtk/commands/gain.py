@@ -170,7 +170,7 @@ def render_text(report: dict[str, Any], graph: bool) -> str:
                     _clip(h["command"], 48),
                     _n(h["saved"]),
                     f"{h['savings_pct']:.1f}%",
-                    str(h["exit_code"]),
+                    str(h["exit_code"]) if h["exit_code"] >= 0 else "?",
                 ]
                 for h in report["history"]
             ],

@@ -51,7 +51,8 @@ def summary(db: sqlite3.Connection, scope: Scope) -> dict[str, Any]:
         "SELECT COUNT(*), COALESCE(SUM(input_tokens),0), COALESCE(SUM(output_tokens),0),"
         " COALESCE(SUM(saved_tokens),0), COALESCE(SUM(exec_time_ms),0), MIN(timestamp), MAX(timestamp),"
         " COALESCE(SUM(CASE WHEN filter = '' THEN 1 ELSE 0 END),0),"
-        " COALESCE(SUM(CASE WHEN exit_code != 0 THEN 1 ELSE 0 END),0)"
+        # exit_code -1: unknown (rtk pipe cannot see its producer's), never counted as failed
+        " COALESCE(SUM(CASE WHEN exit_code > 0 THEN 1 ELSE 0 END),0)"
         f" FROM commands{where}",
         params,
     ).fetchone()
