@@ -72,13 +72,14 @@ def _track(
     cut: int = 0,
     tee_path: str | None = None,
     restored: int = 0,
+    via: str = "",
 ) -> None:
     from rtk import tracking
 
     cmd = join(argv)
     due = tracking.record_command(
         original=cmd,
-        rtk_cmd="rtk " + cmd,
+        rtk_cmd="rtk " + via + cmd,
         filter_name=filter_name,
         input_tokens=raw_tokens,
         output_tokens=out_tokens,
@@ -98,7 +99,8 @@ def proxy(argv: list[str]) -> int:
     """Run a command raw (streams inherited) and track it as passthrough."""
     started = time.monotonic()
     code = runner.run_inherited(argv)
-    _track(argv, "", 0, 0, started, code)
+    # "rtk proxy ": the raw output asked for on purpose (a re-run, when a filtered run of it came just before)
+    _track(argv, "", 0, 0, started, code, via="proxy ")
     return code
 
 
