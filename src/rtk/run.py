@@ -72,13 +72,14 @@ def _track(
     cut: int = 0,
     tee_path: str | None = None,
     restored: int = 0,
+    via: str = "",
 ) -> None:
     from rtk import tracking
 
     cmd = join(argv)
     due = tracking.record_command(
         original=cmd,
-        rtk_cmd="rtk " + cmd,
+        rtk_cmd="rtk " + via + cmd,
         filter_name=filter_name,
         input_tokens=raw_tokens,
         output_tokens=out_tokens,
@@ -98,7 +99,8 @@ def proxy(argv: list[str]) -> int:
     """Run a command raw (streams inherited) and track it as passthrough."""
     started = time.monotonic()
     code = runner.run_inherited(argv)
-    _track(argv, "", 0, 0, started, code)
+    # "rtk proxy ": the raw output asked for on purpose (a re-run, when a filtered run of it came just before)
+    _track(argv, "", 0, 0, started, code, via="proxy ")
     return code
 
 
@@ -150,7 +152,10 @@ def run_spec(argv: list[str], spec: Spec | None, started: float | None = None) -
     return _run_buffered(spec, argv, child, started)
 
 
-def _run_buffered(spec: Spec, argv: list[str], child: runner.Child, started: float) -> int:
+def _run_buffered(
+    spec: Spec, argv: list[str], child: runner.Child, started: float, track_code: int | None = None
+) -> int:
+    """Filter the whole output; ``track_code``: the exit code to record instead of the child's (rtk pipe)."""
     assert spec.filter is not None
     out = Out()
     limit = int(config.get("limits.buffer_max_bytes"))
@@ -160,7 +165,8 @@ def _run_buffered(spec: Spec, argv: list[str], child: runner.Child, started: flo
         _say(1, f"rtk: {spec.name}: output over {limit} bytes; passing it through raw")
         chars = _passthrough(child, raw, out)
         code = child.wait()
-        _track(argv, spec.name, tokens.from_chars(chars), tokens.from_chars(chars), started, code)
+        tracked = code if track_code is None else track_code
+        _track(argv, spec.name, tokens.from_chars(chars), tokens.from_chars(chars), started, tracked)
         return code
     code = child.wait()
     res = pipeline.apply(spec.name, spec.filter, argv, raw, code)
@@ -177,7 +183,8 @@ def _run_buffered(spec: Spec, argv: list[str], child: runner.Child, started: flo
         from rtk import tracking
 
         tracking.record_failure(command=join(argv), filter_name=spec.name, error=res.error)
-    _track(argv, spec.name, raw_tok, out_tok, started, code, res.cut, res.tee_path, res.restored)
+    tracked = code if track_code is None else track_code
+    _track(argv, spec.name, raw_tok, out_tok, started, tracked, res.cut, res.tee_path, res.restored)
     return code
 
 
@@ -207,8 +214,8 @@ def _passthrough(child: runner.Child, first: bytes, out: Out) -> int:
         pending += b
 
 
-def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float) -> int:
-    """Feed the output to a LineFilter as it arrives."""
+def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float, track_code: int | None = None) -> int:
+    """Feed the output to a LineFilter as it arrives (``track_code`` as in ``_run_buffered``)."""
     import select
 
     from rtk.factguard import StreamGuard
@@ -366,5 +373,6 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         from rtk import tracking
 
         tracking.record_failure(command=join(argv), filter_name=spec.name, error=error)
-    _track(argv, spec.name, raw_tok, out_tok, started, code, cut_items, tee_path, restored)
+    tracked = code if track_code is None else track_code
+    _track(argv, spec.name, raw_tok, out_tok, started, tracked, cut_items, tee_path, restored)
     return code

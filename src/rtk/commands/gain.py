@@ -21,7 +21,12 @@ NOTE = f"tokens are estimated as {tokens.METHOD} of the shell output, not billed
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="rtk gain", description="Token savings recorded by rtk.", epilog=NOTE)
+    p = argparse.ArgumentParser(
+        prog="rtk gain",
+        usage="%(prog)s [-p [DIR] | --all] [-s WHEN] [view options] [--reset [-y] | --watch [--interval SECS]]",
+        description="Token savings recorded by rtk.",
+        epilog=NOTE,
+    )
     scope = p.add_mutually_exclusive_group()
     scope.add_argument(
         "-p", "--project", nargs="?", const=".", metavar="DIR", help="only commands run in DIR (default: here) or below"
@@ -44,6 +49,15 @@ def _parser() -> argparse.ArgumentParser:
         metavar="FILE",
         help="write a self-contained HTML report (charts; adoption and re-runs from agent transcripts) to FILE",
     )
+    p.add_argument(
+        "--reset",
+        action="store_true",
+        help="delete the recorded rows in the scope (--project, --since; default: every project), after a"
+        " backup copy of the database next to it; asks first (non-interactive: needs --yes)",
+    )
+    p.add_argument("-y", "--yes", action="store_true", help="with --reset: do not ask")
+    p.add_argument("--watch", action="store_true", help="redraw the report every --interval seconds until Ctrl-C")
+    p.add_argument("--interval", default="2", metavar="SECS", help="with --watch: seconds between views (default 2)")
     return p
 
 
@@ -78,6 +92,7 @@ def collect(ns: argparse.Namespace) -> dict[str, Any]:
         if ns.failures or ns.all_breakdowns:
             report["failures"] = queries.failures(db, scope)
             report["restorations"] = queries.restorations(db, scope)
+            report["reruns"] = queries.reruns(db, scope)
         report["untrusted_filters"] = queries.untrusted_skips(db, scope)
         return report
     finally:
@@ -170,7 +185,7 @@ def render_text(report: dict[str, Any], graph: bool) -> str:
                     _clip(h["command"], 48),
                     _n(h["saved"]),
                     f"{h['savings_pct']:.1f}%",
-                    str(h["exit_code"]),
+                    str(h["exit_code"]) if h["exit_code"] >= 0 else "?",
                 ]
                 for h in report["history"]
             ],
@@ -211,13 +226,26 @@ def _failures(report: dict[str, Any]) -> list[str]:
 def _restorations(report: dict[str, Any]) -> list[str]:
     if "restorations" not in report:
         return []
-    out = ["", "fact guard restorations (the filter dropped lines holding facts: a filter bug)"]
-    if not report["restorations"]:
+    out = [
+        "",
+        "fact guard restorations and re-runs per filter (signs a filter lost something; docs/history.md)",
+        f"  restored: runs where the fact guard put back lines the filter dropped (a filter bug); re-run: the"
+        f" same command run again through `rtk proxy`/`bypass`, recalled: its raw output asked back"
+        f" (`rtk recall`, `rtk read`), both within {queries.RERUN_WINDOW_MINUTES} min",
+    ]
+    merged: dict[str, list[Any]] = {}
+    for r in report["restorations"]:
+        merged[r["filter"]] = [r["runs"], r["lines"], 0, 0, r["last"]]
+    for r in report.get("reruns", []):
+        row = merged.setdefault(r["filter"], [0, 0, 0, 0, ""])
+        row[2], row[3], row[4] = r["reruns"], r["recalls"], max(row[4], r["last"] or "")
+    if not merged:
         return [*out, "  none"]
+    rows = sorted(merged.items(), key=lambda kv: (-(kv[1][0] + kv[1][2] + kv[1][3]), kv[0]))
     return out + table(
-        ["filter", "runs", "lines restored", "last"],
-        [[r["filter"], str(r["runs"]), str(r["lines"]), r["last"][:10]] for r in report["restorations"]],
-        {1, 2},
+        ["filter", "restored", "lines", "re-run", "recalled", "last"],
+        [[f, str(a), str(b), str(c), str(d), e[:10]] for f, (a, b, c, d, e) in rows],
+        {1, 2, 3, 4},
     )
 
 
@@ -282,18 +310,39 @@ def write_html(ns: argparse.Namespace) -> int:
     return 0
 
 
-def main(args: list[str]) -> int:
-    ns = _parser().parse_args(args)
-    if ns.html:
-        return write_html(ns)
+def render(ns: argparse.Namespace, indent: int | None = 2) -> str:
+    """The report for ``ns`` in its format."""
     report = collect(ns)
     report["_daily_table"] = ns.daily or ns.all_breakdowns
     if ns.format == "json":
         report.pop("_daily_table")
-        json.dump(report, sys.stdout, indent=2)
-        sys.stdout.write("\n")
-    elif ns.format == "csv":
-        sys.stdout.write(render_csv(report))
-    else:
-        sys.stdout.write(render_text(report, ns.graph))
+        return json.dumps(report, indent=indent) + "\n"
+    if ns.format == "csv":
+        return render_csv(report)
+    return render_text(report, ns.graph)
+
+
+def main(args: list[str]) -> int:
+    ns = _parser().parse_args(args)
+    modes = [m for m, on in (("--reset", ns.reset), ("--watch", ns.watch), ("--html", ns.html)) if on]
+    if len(modes) > 1:
+        raise UsageError(f"gain: {' and '.join(modes)} do not go together")
+    if ns.yes and not ns.reset:
+        raise UsageError("gain: --yes only goes with --reset")
+    if ns.reset:
+        from rtk.commands import _gain_ops
+
+        return _gain_ops.reset(_scope(ns), ns.yes)
+    if ns.watch:
+        from rtk.commands import _gain_ops
+
+        interval = _gain_ops.interval(ns.interval)
+        if ns.format == "csv":
+            raise UsageError("gain: --watch shows text or json (one line per view), not csv")
+        tty = sys.stdout.isatty()
+        _scope(ns)  # a bad --since fails before the first view
+        return _gain_ops.watch(lambda: render(ns, 2 if tty else None), interval, tty=tty)
+    if ns.html:
+        return write_html(ns)
+    sys.stdout.write(render(ns))
     return 0

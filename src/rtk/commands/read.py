@@ -283,7 +283,23 @@ def main(args: list[str]) -> int:
             code = 1
         sys.stdout.flush()
     track("read", args, (o.raw_chars + 3) // 4, (o.out_chars + 3) // 4, started, code)
+    _note_recalls(files)
     return code
+
+
+def _note_recalls(files: list[str]) -> None:
+    """Reading a recovery file asks back a filtered run's raw output: record it as ``rtk recall`` does."""
+    import os
+
+    from rtk import tee, tracking
+
+    try:
+        kept = os.path.realpath(tee.directory())
+        for name in files:
+            if name != "-" and name.endswith(".log") and os.path.dirname(os.path.realpath(name)) == kept:
+                tracking.record_recall(os.path.join(tee.directory(), os.path.basename(name)), "read")
+    except Exception:  # tracking never breaks the command
+        pass
 
 
 def _span(text: str) -> tuple[int, int] | None:

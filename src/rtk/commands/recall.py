@@ -246,6 +246,9 @@ def main(args: list[str]) -> int:
         raise UsageError("recall: give one ID")
     rng = _range(a.text("lines")) if "lines" in a.values else None
     k, cid = find(a.pos[0])
+    from rtk import tracking
+
+    tracking.record_recall(k.path, "recall")  # a sign the filtered output was not enough (rtk gain --failures)
     if a.flag("full"):
         return print_full(k.path)
     if rng is not None:

@@ -28,6 +28,7 @@ COMMAND_FIELDS = (
 COMMAND_EXTRA = ("restored",)
 FAILURE_FIELDS = ("timestamp", "raw_command", "filter", "error_message", "fallback_succeeded")
 UNTRUSTED_FIELDS = ("timestamp", "command", "filter", "file", "reason", "project_path")
+RECALL_FIELDS = ("timestamp", "tee_path", "how", "project_path")
 
 
 def connect(path: str | None = None) -> sqlite3.Connection:
@@ -212,10 +213,11 @@ def _give_back(path: str) -> None:
 Rows = list[tuple[object, ...]]
 
 
-def _rows(path: str) -> tuple[Rows, Rows, Rows]:
+def _rows(path: str) -> tuple[Rows, Rows, Rows, Rows]:
     commands: Rows = []
     failures: Rows = []
     untrusted: Rows = []
+    recalls: Rows = []
     with open(path, "rb") as f:
         for raw in f:
             if not raw.endswith(b"\n"):
@@ -239,7 +241,9 @@ def _rows(path: str) -> tuple[Rows, Rows, Rows]:
             elif kind == "U" and len(fields) >= len(UNTRUSTED_FIELDS):
                 ts, cmd, *rest = fields[: len(UNTRUSTED_FIELDS)]
                 untrusted.append((ts, tracking.mask_command(cmd), *rest))
-    return commands, failures, untrusted
+            elif kind == "R" and len(fields) >= len(RECALL_FIELDS):
+                recalls.append(tuple(fields[: len(RECALL_FIELDS)]))
+    return commands, failures, untrusted, recalls
 
 
 def ingest(db: sqlite3.Connection | None = None, *, quiet: bool = False) -> int:
@@ -258,7 +262,7 @@ def ingest(db: sqlite3.Connection | None = None, *, quiet: bool = False) -> int:
         if db is None:
             db = connect()
         for path in claimed:
-            commands, failures, untrusted = _rows(path)
+            commands, failures, untrusted, recalls = _rows(path)
             db.execute("BEGIN IMMEDIATE")
             try:
                 db.executemany(
@@ -277,6 +281,7 @@ def ingest(db: sqlite3.Connection | None = None, *, quiet: bool = False) -> int:
                     " VALUES (?,?,?,?,?,?)",
                     untrusted,
                 )
+                db.executemany("INSERT INTO recalls (timestamp, tee_path, how, project_path) VALUES (?,?,?,?)", recalls)
                 db.execute("COMMIT")
             except BaseException:
                 db.execute("ROLLBACK")
@@ -307,6 +312,7 @@ def _apply_retention(db: sqlite3.Connection) -> None:
     db.execute("DELETE FROM commands WHERE timestamp < ?", (cutoff,))
     db.execute("DELETE FROM parse_failures WHERE timestamp < ?", (cutoff,))
     db.execute("DELETE FROM untrusted_filter_skips WHERE timestamp < ?", (cutoff,))
+    db.execute("DELETE FROM recalls WHERE timestamp < ?", (cutoff,))
 
 
 def open_for_reading() -> sqlite3.Connection:

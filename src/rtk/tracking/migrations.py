@@ -106,6 +106,23 @@ def m006_restored_lines(db: sqlite3.Connection) -> None:
     db.execute("ALTER TABLE commands ADD COLUMN restored INTEGER NOT NULL DEFAULT 0")
 
 
+@migration
+def m007_recalls(db: sqlite3.Connection) -> None:
+    # Raw outputs asked back after a filtered run (`rtk recall ID`, `rtk read <recovery file>`): a re-run signal.
+    db.execute(
+        """
+        CREATE TABLE recalls (
+            id           INTEGER PRIMARY KEY,
+            timestamp    TEXT NOT NULL,
+            tee_path     TEXT NOT NULL,            -- the recovery file (commands.tee_path of the run)
+            how          TEXT NOT NULL DEFAULT '', -- recall | read
+            project_path TEXT NOT NULL DEFAULT ''
+        )
+        """
+    )
+    db.execute("CREATE INDEX idx_recalls_tee_path ON recalls(tee_path, timestamp)")
+
+
 def applied(db: sqlite3.Connection) -> set[str]:
     db.execute("CREATE TABLE IF NOT EXISTS _rtk_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     return {row[0] for row in db.execute("SELECT name FROM _rtk_migrations")}

@@ -6,6 +6,11 @@ import sqlite3
 import time
 from typing import Any
 
+RECALLS = "recalls"
+# A filtered run counts as re-run when, within this many minutes, the same command ran again through
+# `rtk proxy`/`rtk bypass` in the same project, or its recovery file was asked back (rtk recall / rtk read).
+RERUN_WINDOW_MINUTES = 10
+
 
 class Scope:
     """Which rows a report covers: since a time, and under a project directory."""
@@ -20,7 +25,7 @@ class Scope:
         if self.since:
             clauses.append("timestamp >= ?")
             params.append(self.since)
-        if self.project and table in ("commands", "untrusted_filter_skips"):
+        if self.project and table in ("commands", "untrusted_filter_skips", RECALLS):
             # GLOB, not LIKE: '_' and '%' in paths must match literally.
             clauses.append("(project_path = ? OR project_path GLOB ?)")
             params += [self.project, _glob_escape(self.project.rstrip("/")) + "/*"]
@@ -51,7 +56,8 @@ def summary(db: sqlite3.Connection, scope: Scope) -> dict[str, Any]:
         "SELECT COUNT(*), COALESCE(SUM(input_tokens),0), COALESCE(SUM(output_tokens),0),"
         " COALESCE(SUM(saved_tokens),0), COALESCE(SUM(exec_time_ms),0), MIN(timestamp), MAX(timestamp),"
         " COALESCE(SUM(CASE WHEN filter = '' THEN 1 ELSE 0 END),0),"
-        " COALESCE(SUM(CASE WHEN exit_code != 0 THEN 1 ELSE 0 END),0)"
+        # exit_code -1: unknown (rtk pipe cannot see its producer's), never counted as failed
+        " COALESCE(SUM(CASE WHEN exit_code > 0 THEN 1 ELSE 0 END),0)"
         f" FROM commands{where}",
         params,
     ).fetchone()
@@ -167,6 +173,30 @@ def restorations(db: sqlite3.Connection, scope: Scope, limit: int = 10) -> list[
         [*params, limit],
     ).fetchall()
     return [{"filter": f, "runs": n, "lines": lines, "last": last} for f, n, lines, last in rows]
+
+
+def reruns(db: sqlite3.Connection, scope: Scope, limit: int = 10) -> list[dict[str, Any]]:
+    """Per filter: its runs in scope, how many were re-run raw soon after, and how many had their raw output recalled.
+
+    Only filters with at least one re-run or recall are listed (see ``RERUN_WINDOW_MINUTES``).
+    """
+    where, params = scope.where()
+    where = (where + " AND" if where else " WHERE") + " c.filter != ''"
+    until = f"strftime('%Y-%m-%dT%H:%M:%SZ', c.timestamp, '+{int(RERUN_WINDOW_MINUTES)} minutes')"
+    rows = db.execute(
+        "SELECT filter, COUNT(*), SUM(rerun), SUM(recalled), MAX(CASE WHEN rerun OR recalled THEN timestamp END)"
+        " FROM (SELECT c.filter AS filter, c.timestamp AS timestamp,"
+        " EXISTS (SELECT 1 FROM commands p WHERE p.id > c.id AND p.filter = '' AND substr(p.rtk_cmd, 1, 10) = 'rtk proxy '"
+        " AND p.original_cmd = c.original_cmd AND p.project_path = c.project_path"
+        f" AND p.timestamp >= c.timestamp AND p.timestamp <= {until}) AS rerun,"
+        " (c.tee_path != '' AND EXISTS (SELECT 1 FROM recalls r WHERE r.tee_path = c.tee_path"
+        f" AND r.timestamp >= c.timestamp AND r.timestamp <= {until})) AS recalled"
+        f" FROM commands c{where})"
+        " GROUP BY filter HAVING SUM(rerun) + SUM(recalled) > 0"
+        " ORDER BY SUM(rerun) + SUM(recalled) DESC, filter LIMIT ?",
+        [*params, limit],
+    ).fetchall()
+    return [{"filter": f, "runs": n, "reruns": rr, "recalls": rc, "last": last} for f, n, rr, rc, last in rows]
 
 
 def untrusted_skips(db: sqlite3.Connection, scope: Scope, limit: int = 10) -> list[dict[str, Any]]:
