@@ -296,8 +296,12 @@ def _note_recalls(files: list[str]) -> None:
     try:
         kept = os.path.realpath(tee.directory())
         for name in files:
-            if name != "-" and name.endswith(".log") and os.path.dirname(os.path.realpath(name)) == kept:
-                tracking.record_recall(os.path.join(tee.directory(), os.path.basename(name)), "read")
+            if name == "-" or not name.endswith(".log") or os.path.dirname(os.path.realpath(name)) != kept:
+                continue
+            if tracking.record_recall(os.path.join(tee.directory(), os.path.basename(name)), "read"):
+                from rtk.tracking import db
+
+                db.ingest(quiet=True)
     except Exception:  # tracking never breaks the command
         pass
 

@@ -248,7 +248,11 @@ def main(args: list[str]) -> int:
     k, cid = find(a.pos[0])
     from rtk import tracking
 
-    tracking.record_recall(k.path, "recall")  # a sign the filtered output was not enough (rtk gain --failures)
+    # A recall is a sign the filtered output was not enough (rtk gain --failures).
+    if tracking.record_recall(k.path, "recall"):
+        from rtk.tracking import db
+
+        db.ingest(quiet=True)
     if a.flag("full"):
         return print_full(k.path)
     if rng is not None:

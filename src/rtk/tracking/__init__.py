@@ -151,13 +151,11 @@ def record_failure(*, command: str, filter_name: str, error: str, fallback_ok: b
     append("F", now_iso(), mask_command(command), filter_name, mask_command(error), 1 if fallback_ok else 0)
 
 
-def record_recall(tee_path: str, how: str) -> None:
-    """Record that a kept raw output was asked back (``how``: recall or read): a sign its filter lost something."""
+def record_recall(tee_path: str, how: str) -> bool:
+    """Record that a kept raw output was asked back (``how``: recall or read): a sign its filter lost
+    something. True when ingestion is due (the caller runs it, as after ``record_command``)."""
     try:
         cwd = os.getcwd()
     except OSError:
         cwd = ""
-    if append("R", now_iso(), tee_path, how, cwd):
-        from rtk.tracking import db
-
-        db.ingest(quiet=True)
+    return append("R", now_iso(), tee_path, how, cwd)
