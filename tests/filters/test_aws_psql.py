@@ -88,3 +88,10 @@ def test_s3_listing_groups_keys_under_prefixes_with_every_size_and_time() -> Non
 def test_s3_prefix_listing_loses_its_padding() -> None:
     raw = "                           PRE assets/\n2026-11-24 07:20:36         24 index.html\n"
     assert s3.s3(["aws", "s3", "ls", "s3://b/"], raw, 0) == "PRE assets/\n2026-11-24 07:20:36 24 index.html\n"
+
+
+def test_psql_expanded_records_keep_every_key_value_and_continuation() -> None:
+    raw = "-[ RECORD 1 ]------\nid   | 1\nbody | one   +\n     | two\nnote | \n-[ RECORD 2 ]------\nid   | 2\nbody | x\nnote | a | b\n\n"
+    assert psql.psql(["psql", "-x"], raw, 0) == (
+        "-[ RECORD 1 ]\nid|1\nbody|one   +\n|two\nnote|\n-[ RECORD 2 ]\nid|2\nbody|x\nnote|a | b\n"
+    )
