@@ -196,9 +196,12 @@ RULES: list[Rule] = [
     R(62, "dotnet", ("dotnet",), ("test",), "rtk dotnet", "Build", 70, kind="toml"),
     R(62, "dotnet-build", ("dotnet",), ("build", "publish", "pack"), "rtk dotnet", "Build", 70, kind="toml"),
     # --- containers, cloud, network, db -------------------------------------------------
+    # docker run/exec print the program's own output (rtk drops only the client's --help pointer):
+    # little to save; -i/-t forms need the terminal and stay (raw_flags, and the TOML filter refuses them).
     R(26, "docker", ("docker",),
       ("ps", "images", "logs", "run", "exec", "build", "compose ps", "compose logs", "compose build"), "rtk docker",
-      "Infra", 85, raw_flags={"run": _DOCKER_TTY, "exec": _DOCKER_TTY, "": ("--format",)}),
+      "Infra", 85, sub_savings={"run": 5, "exec": 5, "build": 30},
+      raw_flags={"run": _DOCKER_TTY, "exec": _DOCKER_TTY, "": ("--format",)}),
     R(27, "kubectl", ("kubectl",), ("get", "logs", "describe", "apply"), "rtk kubectl", "Infra", 85,
       raw_flags={"": ("-o", "--output", "-w", "--watch")}),
     R(53, "aws", ("aws",), None, "rtk aws", "Infra", 80,
