@@ -238,7 +238,9 @@ RULES: list[Rule] = [
     R(47, "phpunit", ("phpunit",), None, "rtk phpunit", "Tests", 75),
     # --- TOML-backed ----------------------------------------------------------------------------------
     R(63, "ansible-playbook", ("ansible-playbook",), None, "rtk ansible-playbook", "Infra", 70, kind="toml"),
-    R(65, "composer", ("composer",), ("install", "update", "require"), "rtk composer", "PackageManager", 65),
+    R(65, "composer", ("composer",), ("install", "update", "require", "remove", "validate", "dump-autoload"),
+      "rtk composer", "PackageManager", 65, sub_savings={"validate": 30, "dump-autoload": 20},
+      raw_flags={"": ("--format", "-f")}),
     R(66, "df", ("df",), None, "rtk df", "System", 60, kind="toml"),
     R(67, "du", ("du",), None, "rtk du", "System", 60, kind="toml"),
     R(71, "helm", ("helm",), None, "rtk helm", "Infra", 65, kind="toml", raw_flags={"": ("-o", "--output")}),
@@ -269,7 +271,7 @@ RULES: list[Rule] = [
 FUTURE: dict[str, str] = {
     "gh": "GitHub CLI", "glab": "GitLab CLI", "docker": "docker", "aws": "AWS CLI", "psql": "PostgreSQL",
     "rspec": "ruby", "rake": "ruby", "rails": "ruby", "rubocop": "ruby", "bundle": "ruby", "php": "php",
-    "phpunit": "php", "composer": "php", "deno": "deno", "jq": "jq", "just": "just", "ssh": "ssh",
+    "phpunit": "php", "deno": "deno", "jq": "jq", "just": "just", "ssh": "ssh",
 }  # fmt: skip
 
 # Options that take a value and may come before the subcommand, per tool.
