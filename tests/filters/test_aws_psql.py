@@ -52,3 +52,46 @@ def test_psql_multiline_cell_mark_and_single_column() -> None:
     assert psql.psql(["psql"], raw, 0) == "n\n1\n2\n(2 rows)\n"
     raw2 = " a | b  \n---+----\n x | y +\n   | z\n(1 row)\n"
     assert psql.psql(["psql"], raw2, 0) == "a|b\nx|y +\n|z\n(1 row)\n"
+
+
+def test_compact_object_list_becomes_a_table_with_every_value() -> None:
+    doc = '{"Items": [{"k": "a|b", "n": 1, "e": ""}, {"k": "c", "n": 2, "x": null}, {"k": "d", "n": 3, "e": "z"}]}'
+    # the list is too long for one line only when wide: force a block by a long value
+    out = compact.render(doc.replace('"c"', '"' + "c" * 150 + '"'))
+    assert "Items:" in out and "|" not in out.splitlines()[0][len("Items:") :]  # a cell over CELL: block form
+    lines = compact.render(doc.replace('"d"', '"' + "d" * 110 + '"')).splitlines()
+    assert lines[0] == "Items: [3 rows, empty cell: key absent] k|n|e|x"
+    assert lines[1] == ' "a|b"|1|""|'  # the delimiter inside a value is quoted, the empty string is ""
+    assert lines[2] == " c|2||null"
+    assert lines[3] == " " + "d" * 110 + "|3|z|"
+
+
+def test_s3_listing_groups_keys_under_prefixes_with_every_size_and_time() -> None:
+    raw = (
+        "2026-11-24 07:20:36          5 top.txt\n"
+        "2026-11-24 07:20:36          0 service-logs/\n"
+        "2026-11-24 07:20:36        700 service-logs/a b.log\n"
+        "2026-11-23 09:00:00       7000 service-logs/2026/x.gz\n"
+        "2026-11-24 07:20:36         12 service-logs/c.log\n"
+        "2026-11-24 07:20:36         13 service-logs/d.log\n"
+    )
+    out = s3.s3(["aws", "s3", "ls", "--recursive", "s3://b/"], raw, 0)
+    assert out == (
+        "6 objects as size name under their prefix, modified 2026-11-24 07:20:36 unless the line says:\n"
+        " 5 top.txt\n 0 service-logs/\nservice-logs/\n 700 a b.log\n 12 c.log\n 13 d.log\n"
+        "service-logs/2026/\n 2026-11-23 09:00:00 7000 x.gz\n"
+    )
+    short = "2026-11-24 07:20:36          5 top.txt\n"
+    assert s3.s3(["aws", "s3", "ls"], short, 0) == "2026-11-24 07:20:36 5 top.txt\n"
+
+
+def test_s3_prefix_listing_loses_its_padding() -> None:
+    raw = "                           PRE assets/\n2026-11-24 07:20:36         24 index.html\n"
+    assert s3.s3(["aws", "s3", "ls", "s3://b/"], raw, 0) == "PRE assets/\n2026-11-24 07:20:36 24 index.html\n"
+
+
+def test_psql_expanded_records_keep_every_key_value_and_continuation() -> None:
+    raw = "-[ RECORD 1 ]------\nid   | 1\nbody | one   +\n     | two\nnote | \n-[ RECORD 2 ]------\nid   | 2\nbody | x\nnote | a | b\n\n"
+    assert psql.psql(["psql", "-x"], raw, 0) == (
+        "-[ RECORD 1 ]\nid|1\nbody|one   +\n|two\nnote|\n-[ RECORD 2 ]\nid|2\nbody|x\nnote|a | b\n"
+    )

@@ -47,3 +47,13 @@ def test_no_summary_prints_raw() -> None:
         deno.test(["deno", "test"], out, 1)
     with pytest.raises(Unrecognized):
         deno.diagnostics(["deno", "check", "x.ts"], out, 1)
+
+
+def test_unreadable_backtrace_goes_a_readable_one_stays() -> None:
+    raw = "TS2304 [ERROR]: Cannot find name 'x'.\n    at file:///p/a.ts:1:1\n\nFound 1 error.\n\nerror: Type checking failed.\n"
+    empty = raw + "\nStack backtrace:\n   0: <unknown>\n   1: <unknown>\n"
+    out = deno.diagnostics(["deno", "check"], empty, 1)
+    assert out is not None and "Stack backtrace" not in out and "error: Type checking failed." in out
+    named = raw + "\nStack backtrace:\n   0: deno::main\n"
+    out = deno.diagnostics(["deno", "check"], named, 1)
+    assert out is not None and "0: deno::main" in out

@@ -30,3 +30,39 @@ def test_daemon_unreachable_error_and_exit_code_survive(tmp_path: Path, cmd: lis
     p = subprocess.run(rtk_argv("docker", *cmd), capture_output=True, env=env, timeout=60)
     assert p.returncode == plain.returncode
     assert b"Cannot connect to the Docker daemon at unix:///nonexistent/docker.sock" in p.stdout + p.stderr
+
+
+@pytest.mark.parametrize(
+    ("cmd", "filter_id"),
+    [(["build", "-t", "demo", "."], "docker-build"), (["run", "--rm", "busybox", "true"], "docker-run"),
+     (["exec", "web", "ls", "/app"], "docker-run")],
+)  # fmt: skip
+def test_build_run_exec_errors_and_exit_code_survive_their_filters(
+    tmp_path: Path, cmd: list[str], filter_id: str
+) -> None:
+    from rtk import filters
+
+    spec = filters.resolve(["docker", *cmd])
+    assert spec is not None and spec.name == filter_id
+    env = _no_daemon_env(tmp_path)
+    (tmp_path / "Dockerfile").write_text("FROM busybox\n")
+    plain = subprocess.run(["docker", *cmd], capture_output=True, env=env, cwd=tmp_path, timeout=60)
+    assert plain.returncode != 0
+    p = subprocess.run(rtk_argv("docker", *cmd), capture_output=True, env=env, cwd=tmp_path, timeout=60)
+    assert p.returncode == plain.returncode
+    out = p.stdout + p.stderr
+    assert b"Cannot connect to the Docker daemon at unix:///nonexistent/docker.sock" in out
+    assert b"DEPRECATED: The legacy builder" not in out  # build's advert goes (run's short error stays raw)
+
+
+@pytest.mark.parametrize(
+    ("command", "rewritten"),
+    [("docker build .", True), ("docker run --rm busybox echo hi", True), ("docker exec web ls /app", True),
+     ("docker run -it ubuntu bash", False), ("docker exec -it web sh", False), ("docker run --rm -t busybox top", False),
+     ("docker exec --interactive web sh", False), ("docker run -dit busybox", False)],
+)  # fmt: skip
+def test_non_interactive_run_exec_build_are_rewritten(command: str, rewritten: bool) -> None:
+    from rtk.rewrite import engine
+
+    got = engine.rewrite(command)
+    assert (got == "rtk " + command) if rewritten else got is None, (command, got)

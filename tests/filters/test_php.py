@@ -38,3 +38,39 @@ def test_fatal_error_without_summary_prints_raw() -> None:
     out = 'PHP Fatal error:  Uncaught Error: Class "Calc" not found in /p/tests/AddTest.php:9\n'
     with pytest.raises(Unrecognized):
         phpunit.phpunit(["phpunit"], out, 255)
+
+
+def test_composer_select_serves_operations_and_leaves_formats_and_help() -> None:
+    from rtk import filters
+
+    def name(argv: list[str]) -> str | None:
+        spec = filters.resolve(argv)
+        return spec.name if spec else None
+
+    assert name(["composer", "install"]) == "composer"
+    assert name(["composer", "--no-interaction", "require", "a/b"]) == "composer"
+    assert name(["composer", "validate"]) == "composer"
+    assert name(["composer", "show", "--format=json"]) is None
+    assert name(["composer", "audit", "--format", "json"]) is None
+    assert name(["composer", "install", "--help"]) is None
+    assert name(["composer"]) is None
+    assert name(["composer", "init"]) is None  # interactive questions
+
+
+def test_composer_box_unwraps_cut_words_and_keeps_line_breaks() -> None:
+    from rtk.filters.php import composer
+
+    box = [
+        "In X.php line 9:",
+        " " * 14,
+        "  abcdefghij  ",  # a full chunk (no padding): the word goes on in the next line
+        "  klm         ",  # padded: the message line ends
+        "   second     ",  # its own leading space is part of the message
+        " " * 14,
+        "",
+        "install [--dry-run] [--] [<packages>...]",
+        "",
+    ]
+    out = composer.composer(["composer", "install"], "\n".join(box), 1)
+    assert out == "In X.php line 9:\n  abcdefghijklm\n   second\n"
+    assert composer.composer(["composer", "validate"], "./composer.json is valid\n", 0) is None

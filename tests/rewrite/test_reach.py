@@ -41,7 +41,7 @@ FAMILY_SAMPLES = {
     "playwright": "playwright test", "pnpm": "pnpm test", "prettier": "prettier --check .",
     "prisma": "prisma generate", "tsc": "tsc --noEmit", "vite": "vite build", "vitest": "vitest run",
     "yarn": "yarn test", "gh": "gh pr diff 12", "aws": "aws s3 ls", "psql": "psql -c 'select 1'",
-    "deno": "deno test", "jq": "jq .name package.json", "phpunit": "phpunit tests", "rails": "rails test",
+    "deno": "deno test", "jq": "jq .name package.json", "phpunit": "phpunit tests", "composer": "composer install", "rails": "rails test",
     "rake": "rake test", "rspec": "rspec spec", "ssh": "ssh host uptime",
 }  # fmt: skip
 

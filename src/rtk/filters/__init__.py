@@ -85,6 +85,7 @@ FAMILIES: dict[str, str] = {
     "jq": "rtk.filters.jq.jq",
     "ssh": "rtk.filters.ssh.ssh",
     # --- php ---
+    "composer": "rtk.filters.php.composer",
     "phpunit": "rtk.filters.php.phpunit",
     # --- github cli ---
     "gh": "rtk.filters.gh.gh",

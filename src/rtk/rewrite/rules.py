@@ -196,9 +196,12 @@ RULES: list[Rule] = [
     R(62, "dotnet", ("dotnet",), ("test",), "rtk dotnet", "Build", 70, kind="toml"),
     R(62, "dotnet-build", ("dotnet",), ("build", "publish", "pack"), "rtk dotnet", "Build", 70, kind="toml"),
     # --- containers, cloud, network, db -------------------------------------------------
+    # docker run/exec print the program's own output (rtk drops only the client's --help pointer):
+    # little to save; -i/-t forms need the terminal and stay (raw_flags, and the TOML filter refuses them).
     R(26, "docker", ("docker",),
       ("ps", "images", "logs", "run", "exec", "build", "compose ps", "compose logs", "compose build"), "rtk docker",
-      "Infra", 85, raw_flags={"run": _DOCKER_TTY, "exec": _DOCKER_TTY, "": ("--format",)}),
+      "Infra", 85, sub_savings={"run": 5, "exec": 5, "build": 30},
+      raw_flags={"run": _DOCKER_TTY, "exec": _DOCKER_TTY, "": ("--format",)}),
     R(27, "kubectl", ("kubectl",), ("get", "logs", "describe", "apply"), "rtk kubectl", "Infra", 85,
       raw_flags={"": ("-o", "--output", "-w", "--watch")}),
     R(53, "aws", ("aws",), None, "rtk aws", "Infra", 80,
@@ -235,7 +238,9 @@ RULES: list[Rule] = [
     R(47, "phpunit", ("phpunit",), None, "rtk phpunit", "Tests", 75),
     # --- TOML-backed ----------------------------------------------------------------------------------
     R(63, "ansible-playbook", ("ansible-playbook",), None, "rtk ansible-playbook", "Infra", 70, kind="toml"),
-    R(65, "composer", ("composer",), ("install", "update", "require"), "rtk composer", "PackageManager", 65),
+    R(65, "composer", ("composer",), ("install", "update", "require", "remove", "validate", "dump-autoload"),
+      "rtk composer", "PackageManager", 65, sub_savings={"validate": 30, "dump-autoload": 20},
+      raw_flags={"": ("--format", "-f")}),
     R(66, "df", ("df",), None, "rtk df", "System", 60, kind="toml"),
     R(67, "du", ("du",), None, "rtk du", "System", 60, kind="toml"),
     R(71, "helm", ("helm",), None, "rtk helm", "Infra", 65, kind="toml", raw_flags={"": ("-o", "--output")}),
@@ -266,7 +271,7 @@ RULES: list[Rule] = [
 FUTURE: dict[str, str] = {
     "gh": "GitHub CLI", "glab": "GitLab CLI", "docker": "docker", "aws": "AWS CLI", "psql": "PostgreSQL",
     "rspec": "ruby", "rake": "ruby", "rails": "ruby", "rubocop": "ruby", "bundle": "ruby", "php": "php",
-    "phpunit": "php", "composer": "php", "deno": "deno", "jq": "jq", "just": "just", "ssh": "ssh",
+    "phpunit": "php", "deno": "deno", "jq": "jq", "just": "just", "ssh": "ssh",
 }  # fmt: skip
 
 # Options that take a value and may come before the subcommand, per tool.

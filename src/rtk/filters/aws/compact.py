@@ -1,4 +1,9 @@
-"""A compact rendering of an aws JSON response: keys unquoted, small objects on one line, every value kept."""
+"""A compact rendering of an aws JSON response: keys unquoted, small objects on one line, every value kept.
+
+A list of objects that share their keys (events, functions, objects of a bucket) becomes a
+table: the keys once as a header, then one line per object with its values split by ``|``.
+Nothing is left out: a key an object lacks is an empty cell (an empty string is ``""``).
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 WIDTH = 160
+CELL = 120  # a value longer than this inline keeps the list in block form (one member per line)
+FILL = 0.75  # share of the cells an object list must fill to become a table
 
 
 def _scalar(v: Any, num: type) -> str:
@@ -31,7 +38,7 @@ def _plain(v: str) -> bool:
     """True when a string reads back as itself unquoted: not a number, keyword, or text with delimiters."""
     if not v or v.strip() != v or v in ("true", "false", "null") or v[0] in "-\"'#&*!|>%@`?":
         return False
-    if any(c in v for c in ',{}[]"\n\t') or ": " in v or v.endswith(":"):
+    if any(c in v for c in ',{}[]"|\n\t') or ": " in v or v.endswith(":"):
         return False
     try:
         float(v)
@@ -54,11 +61,36 @@ def _inline(v: Any, num: type) -> str:
     return _scalar(v, num)
 
 
+def _table(v: list[Any], num: type) -> list[str] | None:
+    """A list of objects with shared keys as a header line + one ``|``-split line per object, or None."""
+    if len(v) < 2 or not all(isinstance(x, dict) and x for x in v):
+        return None
+    cols: dict[str, None] = {}
+    for x in v:
+        cols.update(dict.fromkeys(x))
+    if sum(len(x) for x in v) < FILL * len(v) * len(cols):
+        return None
+    rows: list[str] = []
+    for x in v:
+        cells = [_inline(x[k], num) if k in x else "" for k in cols]
+        if any(len(c) > CELL for c in cells):
+            return None
+        rows.append("|".join(cells))
+    absent = sum(len(x) for x in v) < len(v) * len(cols)
+    note = ", empty cell: key absent" if absent else ""
+    return [f"[{len(v)} rows{note}] " + "|".join(_key(k) for k in cols), *rows]
+
+
 def _block(v: Any, ind: int, num: type, out: list[str], lead: str) -> None:
     """Append ``lead`` + v: on one line when it fits, else one member per line indented by one space."""
     one = lead + _inline(v, num)
     if len(one) + ind <= WIDTH or not isinstance(v, (dict, list)) or not v:
         out.append(" " * ind + one)
+        return
+    table = _table(v, num) if isinstance(v, list) else None
+    if table is not None:
+        out.append(" " * ind + lead + table[0])
+        out.extend(" " * (ind + 1) + row for row in table[1:])
         return
     if isinstance(v, dict):
         if lead == "- ":  # a list item: its first member goes on the dash line

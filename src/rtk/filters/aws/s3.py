@@ -43,6 +43,40 @@ def _common_dir(paths: list[str]) -> str:
     return first[:cut].rsplit("/", 1)[0] + "/" if "/" in first[:cut] else ""
 
 
+def _object(line: str) -> tuple[str, str, str] | None:
+    """(date time, size, key) of a listed object: ``2026-11-24 07:20:36      4096 dir/key``."""
+    stamp, rest = line[:19], line[19:].lstrip(" ")
+    size, sep, key = rest.partition(" ")
+    if len(stamp) != 19 or stamp[4] != "-" or stamp[13] != ":" or not size.isdigit() or not sep or not key:
+        return None
+    return stamp, size, key
+
+
+def _listing(objects: list[tuple[str, str, str]]) -> str:
+    """Every object with its size and time: keys grouped under their prefix, the usual time said once."""
+    flat = "".join(f"{t} {n} {k}\n" for t, n, k in objects)
+    if len(objects) < 4:
+        return flat
+    stamps: dict[str, int] = {}
+    for t, _, _ in objects:
+        stamps[t] = stamps.get(t, 0) + 1
+    usual = max(stamps, key=lambda t: stamps[t])
+    groups: dict[str, list[str]] = {}
+    for t, n, k in objects:
+        prefix, _, name = k.rpartition("/")
+        if not name:  # a "folder/" marker object: listed under its parent
+            prefix, _, name = k[:-1].rpartition("/")
+            name += "/"
+        groups.setdefault(prefix + "/" if prefix else "", []).append(f" {'' if t == usual else t + ' '}{n} {name}")
+    out = [f"{len(objects)} objects as size name under their prefix, modified {usual} unless the line says:"]
+    for prefix in sorted(groups, key=lambda p: p != ""):  # keys without a prefix first, before any header
+        if prefix:
+            out.append(prefix)
+        out.extend(groups[prefix])
+    grouped = "\n".join(out) + "\n"
+    return grouped if len(grouped) < len(flat) else flat
+
+
 def s3(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
     """Progress lines go; transfers are grouped under their roots; listings keep every object."""
     lines = [line.rstrip() for line in output.splitlines() if line.strip() and not _progress(line.strip())]
@@ -53,11 +87,15 @@ def s3(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
         return "\n".join(_transfers(lines)) + "\n"
     if moved:
         return "\n".join(lines) + "\n"  # transfers mixed with errors: each line as printed, progress gone
+    objects = [_object(line) for line in lines]
+    if all(o is not None for o in objects):  # date time size key
+        return _listing([o for o in objects if o is not None])
     rows = [line.split(None, 3) for line in lines]
-    if all(len(r) == 4 and r[0][:2].isdigit() for r in rows):  # date time size key
-        return "\n".join(f"{r[0]} {r[1]} {r[2]} {r[3]}" for r in rows) + "\n"  # key names whole
-    if all((len(r) >= 3 and r[0][:2].isdigit()) or (r and r[0] == "PRE") for r in rows):
-        return None  # bucket list or PRE prefixes: already compact
+    if all(len(r) == 3 and r[0][:2].isdigit() for r in rows):
+        return None  # the bucket list: already compact
+    if all(o is not None or line.lstrip().startswith("PRE ") for o, line in zip(objects, lines, strict=True)):
+        listed = [f"{o[0]} {o[1]} {o[2]}" if o else line.lstrip() for o, line in zip(objects, lines, strict=True)]
+        return "\n".join(listed) + "\n"  # PRE prefixes and sizes lose their padding
     if lines[0].startswith(("An error occurred (", "The user-provided path", "fatal error:")):
         return None
     raise Unrecognized("not an s3 listing or transfer log")

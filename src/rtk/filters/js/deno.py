@@ -4,7 +4,8 @@
 ``running N tests`` headers go; every block of the ``ERRORS`` section stays (test
 name => file:line:col, the error, source line, frames; bounded per block by
 ``limits.test_failure_lines``); the ``FAILURES`` list that repeats those headers goes;
-the ``ok | N passed | N failed`` summary and deno's own error lines stay.
+the ``ok | N passed | N failed`` summary and deno's own error lines stay; a closing
+``Stack backtrace:`` whose frames are all ``<unknown>`` goes.
 ``deno lint`` and ``deno check``: every diagnostic with its rule or TS code,
 message, source line, hint and location; the ``docs:`` links, the caret lines
 (the location gives the column) and empty gutter lines go. Output without the summary deno prints is shown raw. Other
@@ -27,6 +28,19 @@ _HEADER = re.compile(r"^(running \d+ tests? from .*|Check .*|Download .*)$")
 _BLOCK = re.compile(r"^.+ => \S+:\d+:\d+$")
 
 
+_FRAME = re.compile(r"^\s*\d+: <unknown>$")
+
+
+def _no_backtrace(lines: list[str]) -> list[str]:
+    """deno's closing ``Stack backtrace:`` goes when every frame under it is ``N: <unknown>`` (nothing to read)."""
+    for i, ln in enumerate(lines):
+        if ln == "Stack backtrace:":
+            rest = [x for x in lines[i + 1 :] if x.strip()]
+            if rest and all(_FRAME.match(x) for x in rest):
+                return lines[:i]
+    return lines
+
+
 def select(argv: list[str]) -> Spec | None:
     if len(argv) < 2 or any(a.split("=", 1)[0] in _RAW for a in argv[2:]):
         return None
@@ -39,7 +53,7 @@ def select(argv: list[str]) -> Spec | None:
 
 
 def test(argv: list[str], output: str, exit_code: int) -> str | Filtered:
-    lines = output.splitlines()
+    lines = _no_backtrace(output.splitlines())
     if not any(_TEST_SUMMARY.match(ln) for ln in lines):
         raise Unrecognized("no deno test summary")
     headers: set[str] = set()
@@ -86,7 +100,7 @@ _LINT_END = re.compile(r"^(Found \d+ problems?|Checked \d+ files?|Found \d+ erro
 
 
 def diagnostics(argv: list[str], output: str, exit_code: int) -> str | None:
-    lines = output.splitlines()
+    lines = _no_backtrace(output.splitlines())
     if not any(_LINT_END.match(ln) or "[ERROR]:" in ln or ln.startswith("error[") for ln in lines):
         if exit_code == 0 and all(_HEADER.match(ln) or not ln.strip() for ln in lines):
             return None  # deno check with nothing to report: its own one line

@@ -1,1 +1,1 @@
-"""The PHP family: phpunit (php -l prints one or two lines and runs unfiltered)."""
+"""The PHP family: phpunit and composer (php -l prints one or two lines and runs unfiltered)."""

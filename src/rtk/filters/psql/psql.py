@@ -1,4 +1,4 @@
-"""Filter for ``psql -c/-f/-l``: aligned result tables without borders, every row and value kept."""
+"""Filter for ``psql -c/-f/-l``: aligned result tables and expanded records without borders, every value kept."""
 
 from __future__ import annotations
 
@@ -75,11 +75,32 @@ def _table(lines: list[str], start: int, out: list[str]) -> int:
     return i
 
 
+def _records(lines: list[str]) -> str:
+    """Expanded (``-x``) records: ``key|value`` lines under ``-[ RECORD n ]``, the padding and rules gone."""
+    col = -1
+    out: list[str] = []
+    for line in lines:
+        if line.startswith("-[ RECORD ") and "]" in line:
+            out.append(line[: line.index("]") + 1])
+            continue
+        if col < 0 and " | " in line:
+            col = line.index(" | ") + 1
+        if col > 0 and (line[col : col + 2] == "| " or line[col:] == "|") and line[:col].strip():
+            out.append(line[:col].rstrip() + "|" + line[col + 2 :])
+        elif col > 0 and line[:col].strip() == "" and line[col : col + 1] == "|":
+            out.append("|" + line[col + 2 :])  # a value going on over the next line
+        else:
+            if out and out[-1].startswith("-[ RECORD ") and line.strip() and not line.startswith("("):
+                raise Unrecognized("a record line without its key column")
+            out.append(line)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
 def psql(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
     """Result tables lose padding and borders; messages, errors and pointers stay as printed."""
     lines = output.split("\n")
     if any(line.startswith("-[ RECORD ") for line in lines):
-        raise Unrecognized("expanded records (-x)")
+        return _records(lines)
     out: list[str] = []
     i = 0
     tables = 0
