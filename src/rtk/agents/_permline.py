@@ -18,8 +18,8 @@ _SOURCE: dict[str, tuple[str, str, str, str]] = {
               'prefix_rule(pattern=["git", "status"], decision="allow")'),
     "copilot": ("Copilot CLI", "rtk's [hooks] allow list permits", "allow under [hooks] in rtk's config.toml",
                 '"git status"'),
-    "vscode": ("VS Code", "rtk's [hooks] allow list permits", "allow under [hooks] in rtk's config.toml",
-               '"git status"'),
+    "vscode": ("VS Code", "your VS Code chat.tools.terminal.autoApprove permits",
+               "chat.tools.terminal.autoApprove in VS Code's settings.json", '"git status": true'),
 }  # fmt: skip
 
 # What the hook does with a command no rule allows (and no rule denies): see each adapter.

@@ -16,6 +16,9 @@ matcher (:func:`rtk.rewrite.permissions.evaluate`) judges every host:
   in ``~/.cursor/permissions.json`` and ``.cursor/permissions.json``.
 - Factory Droid: ``commandAllowlist`` (allow), ``commandDenylist`` (always asks) and
   ``commandBlocklist`` (deny), prefixes, in ``.factory/settings(.local).json`` and the user's.
+- VS Code (Copilot's local agent): ``chat.tools.terminal.autoApprove`` (true: allow, false:
+  ask; prefixes and ``/regex/`` keys) in the user's and the workspace's ``settings.json``
+  (JSONC), read by :mod:`rtk.rewrite.vscodeperms`.
 - Codex CLI: the execpolicy ``rules/*.rules`` files (``prefix_rule``: allow, prompt -> ask,
   forbidden -> deny), read without running them by :mod:`rtk.rewrite.codexrules`; and
   ``approval_policy = "never"`` in ``config.toml``: no command is asked about, so a rewrite of
@@ -43,8 +46,11 @@ _PROJECT: dict[str, tuple[tuple[str, ...], str]] = {
     "qwen": ((".qwen/settings.json",), "QWEN_PROJECT_DIR"),
     "cursor": ((".cursor/cli.json", ".cursor/permissions.json"), "CURSOR_PROJECT_DIR"),
     "droid": ((".factory/settings.json", ".factory/settings.local.json"), "FACTORY_PROJECT_DIR"),
+    "vscode": ((".vscode/settings.json",), ""),
 }
-READS_HOST = frozenset(("gemini", "qwen", "cursor", "droid", "codex"))  # hosts whose allow rules replace rtk's
+READS_HOST = frozenset(
+    ("gemini", "qwen", "cursor", "droid", "codex", "vscode")
+)  # hosts whose allow rules replace rtk's
 # Payload ``permission_mode`` values in which the host runs every command it does not deny without asking.
 # (Claude Code's ``bypassPermissions``: rtk.agents._adapt.UNASKED.)
 UNASKED_MODES: dict[str, frozenset[str]] = {"qwen": frozenset(("yolo",))}
@@ -67,7 +73,21 @@ def _user_files(agent: str) -> list[str]:
         return out + ([os.path.join(xdg, "cursor", "cli-config.json")] if xdg else [])
     if agent == "droid":
         return [_home(".factory", "settings.json"), _home(".factory", "settings.local.json")]
+    if agent == "vscode":
+        return [_vscode_user_settings()]
     return []
+
+
+def _vscode_user_settings() -> str:
+    """VS Code's user ``settings.json`` (stable build: Insiders and VSCodium keep theirs elsewhere, not read)."""
+    import sys
+
+    if sys.platform == "darwin":
+        return _home("Library", "Application Support", "Code", "User", "settings.json")
+    if sys.platform == "win32":
+        return os.path.join(os.environ.get("APPDATA") or _home("AppData", "Roaming"), "Code", "User", "settings.json")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or _home(".config")
+    return os.path.join(xdg, "Code", "User", "settings.json")
 
 
 def _project(agent: str, cwd: str | None) -> str:
@@ -327,15 +347,21 @@ def _parse(agent: str, files: list[str]) -> Permissions:
 
         out, broken = codexrules.parse_files(files)
         files = []
+    enabled = True
     for path in files:
         try:
             with open(path, "rb") as f:
-                doc = json.loads(_strip_comments(f.read().decode("utf-8-sig")))
+                doc = json.loads(jsonc(f.read().decode("utf-8-sig")))
         except (OSError, ValueError) as e:
             broken.append(f"{path}: {type(e).__name__}")
             continue
         if not isinstance(doc, dict):
             broken.append(f"{path}: the file is a JSON {type(doc).__name__}, not an object")
+            continue
+        if agent == "vscode":
+            from rtk.rewrite import vscodeperms
+
+            enabled = vscodeperms.read(doc, path, ".vscode" not in path.split(os.sep), out, broken) and enabled
             continue
         for key, verdict, kind in _KEYS[agent]:
             entries = _get(doc, key)
@@ -354,7 +380,35 @@ def _parse(agent: str, files: list[str]) -> Permissions:
                 p = _prefix(entry) if kind == "plain" else shell_entry(entry, prefix=kind == "tool")
                 if p is not None:
                     out[verdict].append(p)
-    return Permissions(out["allow"], out["ask"], out["deny"], "; ".join(broken))
+    return Permissions(out["allow"] if enabled else [], out["ask"], out["deny"], "; ".join(broken))
+
+
+def jsonc(text: str) -> str:
+    """JSON with comments and trailing commas (VS Code's settings, Cursor's permissions.json) as strict JSON."""
+    text = _strip_comments(text)
+    if "," not in text:
+        return text
+    res: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            res.append(text[i : j + 1])
+            i = j + 1
+            continue
+        if c == ",":
+            j = i + 1
+            while j < n and text[j] in " \t\r\n":
+                j += 1
+            if j < n and text[j] in "]}":
+                i += 1  # a trailing comma
+                continue
+        res.append(c)
+        i += 1
+    return "".join(res)
 
 
 def _strip_comments(text: str) -> str:
