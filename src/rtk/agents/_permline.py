@@ -47,8 +47,13 @@ _OTHER: dict[str, str] = {
     "kiro": "Kiro: cannot rewrite; its hook does nothing unless installed with --block (then it blocks "
     "commands rtk can shorten and names the rtk form).",
     "opencode": "OpenCode: every command rtk can shorten is rewritten; OpenCode's own permission check then "
-    "runs on the rtk form (rtk's [hooks] deny leaves a command unchanged).",
-    "pi": "Pi: every command rtk can shorten is rewritten (rtk's [hooks] deny leaves a command unchanged).",
+    "runs on the rtk form (a deny rule in Claude Code's settings, which rtk rewrite reads, leaves a command "
+    "unchanged; hooks.exclude_commands in rtk's config keeps one from being rewritten).",
+    "pi": "Pi: every command rtk can shorten is rewritten (a deny rule in Claude Code's settings, which rtk "
+    "rewrite reads, leaves a command unchanged; hooks.exclude_commands in rtk's config keeps one from being "
+    "rewritten).",
+    "vibe": "Mistral Vibe: every command rtk can shorten is rewritten and Vibe still asks for approval as its "
+    "own settings say (the answer carries no approval; rtk's [hooks] deny leaves a command unchanged).",
 }
 
 

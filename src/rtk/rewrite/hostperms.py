@@ -27,7 +27,7 @@ matcher (:func:`rtk.rewrite.permissions.evaluate`) judges every host:
 
 A wrongly typed setting makes its file "cannot be evaluated": nothing is auto-allowed.
 For hosts whose rules are read, rtk's own ``[hooks] allow`` is not used (it could approve
-what the host would ask about); ``[hooks] ask``/``deny`` still apply everywhere.
+what the host would ask about); ``[hooks] ask``/``deny`` still apply (to every hook but Claude Code's).
 """
 
 from __future__ import annotations
