@@ -26,6 +26,10 @@ from __future__ import annotations
 
 import os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 DECISIONS = {"allow": "allow", "prompt": "ask", "forbidden": "deny"}
 _KWARGS = frozenset(("pattern", "decision", "justification", "match", "not_match"))
 _MAX_EXPANSION = 256  # alternatives multiply; a pattern with more prefixes than this is refused
@@ -245,13 +249,9 @@ def patterns(rules: list[Rule], *, allow: bool = True) -> dict[str, list[str]]:
     return out
 
 
-def parse_files(files: list[str]) -> tuple[dict[str, list[str]], list[str]]:
-    """The patterns of Codex's rules among ``files`` (config.toml files name the user's trust list) and the problems."""
-    from rtk.rewrite.hostperms import codex_home, is_trusted, trusted_dirs
-
-    home = codex_home()
-    user_config = os.path.join(home, "config.toml")
-    trusted = trusted_dirs(user_config) if user_config in files else []
+def parse_files(files: list[str], counts_for_allow: Callable[[str], bool]) -> tuple[dict[str, list[str]], list[str]]:
+    """The patterns of the ``.rules`` files among ``files`` and the problems; ``counts_for_allow(codex_dir)``
+    says whether a layer's allow rules count (the user's, a trusted project's)."""
     out: dict[str, list[str]] = {"allow": [], "ask": [], "deny": []}
     broken: list[str] = []
     for path in files:
@@ -267,7 +267,6 @@ def parse_files(files: list[str]) -> tuple[dict[str, list[str]], list[str]]:
         except Unreadable as e:
             broken.append(f"{path}: cannot be evaluated without running it ({e})")
             continue
-        own = codex_dir == home or is_trusted(codex_dir, trusted)
-        for verdict, pats in patterns(rules, allow=own).items():
+        for verdict, pats in patterns(rules, allow=counts_for_allow(codex_dir)).items():
             out[verdict] += pats
     return out, broken

@@ -345,7 +345,10 @@ def _parse(agent: str, files: list[str]) -> Permissions:
     if agent == "codex":
         from rtk.rewrite import codexrules
 
-        out, broken = codexrules.parse_files(files)
+        home = codex_home()
+        user = os.path.join(home, "config.toml")
+        trusted = trusted_dirs(user) if user in files else []
+        out, broken = codexrules.parse_files(files, lambda d: d == home or is_trusted(d, trusted))
         files = []
     enabled = True
     for path in files:

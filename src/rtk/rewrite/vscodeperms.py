@@ -55,6 +55,11 @@ def regex(key: str) -> str | None:
     return REGEX + expr
 
 
+def _prefix(key: str) -> str:
+    c = " ".join(key.split())
+    return "*" if not c else c if "*" in c else f"{c}:*"
+
+
 def is_regex_key(key: str) -> bool:
     return len(key) >= 3 and key.startswith("/") and key.rfind("/") > 0
 
@@ -64,8 +69,6 @@ def read(doc: dict[str, Any], path: str, user: bool, out: dict[str, list[str]], 
 
     Returns False when the file turns terminal auto-approval off (then nothing may be allowed).
     """
-    from rtk.rewrite.hostperms import _prefix
-
     if user and any(doc.get(k) is True for k in GLOBAL_KEYS):
         out["allow"].append("*")  # every tool call approved: what no rule refuses runs unasked
     enabled = doc.get(ENABLE_KEY) is not False
@@ -98,6 +101,6 @@ def read(doc: dict[str, Any], path: str, user: bool, out: dict[str, list[str]], 
         else:
             if value and ("*" in key or not key.strip()):
                 continue  # VS Code reads "*" literally; the matcher would read a glob: never broader
-            pattern = _prefix(key)
+            pattern = _prefix(key)  # a prefix at a word boundary, as VS Code's ^key\b
         out["allow" if value else "ask"].append(pattern)
     return enabled
