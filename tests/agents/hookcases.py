@@ -160,7 +160,8 @@ AGENTS = [
 BY_NAME = {a.name: a for a in AGENTS}
 
 
-# Each host's own settings file and how a rule is written there (see rtk.rewrite.hostperms);
+# Each host's own settings file and how a rule is written there (see rtk.rewrite.hostperms; Codex's
+# rules file and VS Code's autoApprove map are written by allow() itself);
 # a kind a host has no list for (Gemini's and Cursor's ask) goes to rtk's [hooks], which still applies.
 HOST_RULES: dict[str, tuple[str, dict[str, tuple[str, ...]], str]] = {
     "claude": (".claude/settings.json", {k: ("permissions", k) for k in ("allow", "ask", "deny")}, "Bash({})"),
@@ -178,7 +179,28 @@ def allow(agent: str, *patterns: str, kind: str = "allow") -> None:
     """Permission rules for ``agent``: the host's own settings file, or rtk's config for the others."""
     home = Path(os.environ["HOME"])
     spec = HOST_RULES.get(agent)
-    if spec is not None and kind in spec[1]:
+    if agent == "codex":  # Codex's execpolicy rules file: a prefix_rule per pattern (prefixes only)
+        decision = {"allow": "allow", "ask": "prompt", "deny": "forbidden"}[kind]
+        path = home / ".codex" / "rules" / "default.rules"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if kind == "allow" and "*" in patterns:  # every command: approval_policy = "never"
+            (home / ".codex" / "config.toml").write_text('approval_policy = "never"\n')
+            patterns = tuple(p for p in patterns if p != "*")
+        path.write_text(
+            "".join(
+                f"prefix_rule(pattern={json.dumps(p.removesuffix(':*').split())}, decision={json.dumps(decision)})\n"
+                for p in patterns
+            )
+        )
+    elif agent == "vscode" and kind in ("allow", "ask"):  # chat.tools.terminal.autoApprove: true / false
+        path = Path(os.environ["XDG_CONFIG_HOME"]) / "Code" / "User" / "settings.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        rules = {p.removesuffix(":*"): kind == "allow" for p in patterns if p != "*"}
+        doc = {"chat.tools.terminal.autoApprove": rules}
+        if kind == "allow" and "*" in patterns:  # every command: the global auto-approve
+            doc["chat.tools.global.autoApprove"] = True
+        path.write_text(json.dumps(doc))
+    elif spec is not None and kind in spec[1]:
         rel, keys, fmt = spec
         path = home / rel
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -77,15 +77,15 @@ def test_a_command_with_no_rule_behaves_as_the_sentence_says(agent: Agent) -> No
         assert ("asks you to confirm" in said) == (agent.ask == "ask")
 
 
-@pytest.mark.parametrize("agent", ["gemini", "qwen", "cursor", "droid"])
+@pytest.mark.parametrize("agent", ["gemini", "qwen", "cursor", "droid", "codex"])
 def test_rtk_allow_list_does_not_approve_for_a_host_whose_rules_are_read(agent: str) -> None:
     allow(agent, "git status")  # the host's own rule
-    allow("codex", "git log:*")  # rtk's [hooks] allow: not the host's word
+    allow("copilot", "git log:*")  # rtk's [hooks] allow: not the host's word
     assert hook.Context(agent, []).decide("git log -3", None).verdict == "ask"
     assert hook.Context(agent, []).decide("git status", None).verdict == "allow"
 
 
-@pytest.mark.parametrize("agent", ["gemini", "cursor", "droid"])
+@pytest.mark.parametrize("agent", ["gemini", "cursor", "droid", "codex"])
 def test_rtk_deny_still_applies_on_top_of_host_rules(agent: str) -> None:
     allow(agent, "git")
     cfg = Path(os.environ["XDG_CONFIG_HOME"]) / "rtk" / "config.toml"
@@ -170,7 +170,7 @@ def test_qwen_yolo_mode_rewrites_what_is_not_denied() -> None:
     assert run(agent, "git status", mode="yolo") == (b"", None)
 
 
-def test_codex_approval_never_rewrites_unless_rules_files_exist() -> None:
+def test_codex_approval_never_rewrites_what_its_rules_do_not_forbid() -> None:
     agent = BY_NAME["codex"]
     assert run(agent, "git status") == (b"", None)
     cfg = write(".codex/config.toml", 'approval_policy = "never"\n')
@@ -180,7 +180,12 @@ def test_codex_approval_never_rewrites_unless_rules_files_exist() -> None:
     rules = cfg.parent / "rules"
     rules.mkdir()
     (rules / "default.rules").write_text('prefix_rule(pattern=["git", "status"], decision="forbidden")\n')
-    assert run(agent, "git status") == (b"", None)  # rules rtk cannot read: nothing treated as allowed
+    engine.reset()
+    assert run(agent, "git status") == (b"", None)  # its forbidden rule is read: denied, left alone
+    out, args = run(agent, "git log -3")  # no rule: approval never still means no prompt
+    assert args is not None and args["command"] == "rtk git log -3" and approved(out)
+    (rules / "default.rules").write_text("load('x.star', 'y')\n")
+    assert run(agent, "git log -3") == (b"", None)  # a file rtk cannot evaluate: nothing treated as allowed
 
 
 def test_host_rules_are_cached_and_reread_on_change(monkeypatch: pytest.MonkeyPatch) -> None:

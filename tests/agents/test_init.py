@@ -438,6 +438,28 @@ def test_project_claude_md_is_true_for_teammates_without_rtk(tmp_path: Path) -> 
     assert personal in (home() / ".claude" / "CLAUDE.md").read_text()  # the personal file
 
 
+@pytest.mark.parametrize(
+    ("agent", "rel"),
+    [
+        ("codex", "AGENTS.md"),
+        ("gemini", "GEMINI.md"),
+        ("copilot", ".github/copilot-instructions.md"),
+        ("vscode", ".github/copilot-instructions.md"),
+    ],
+)
+def test_project_instructions_are_true_for_teammates_without_rtk(agent: str, rel: str, tmp_path: Path) -> None:
+    """The project's AGENTS.md, GEMINI.md and copilot-instructions.md are read by everyone (issue 17): they used to
+    say "Shell commands may be rewritten to rtk", untrue for a teammate without rtk or without the hook."""
+    assert init("--agent", agent) == 0
+    md = " ".join((tmp_path / rel).read_text().split())
+    assert "Shell commands may be rewritten to rtk" not in md
+    assert "rtk is not installed for you" in md or "If `rtk` is not installed for you" in md
+    assert init("--agent", agent, "-g") == 0
+    if agent in ("codex", "gemini"):  # the personal file of a global install keeps the personal wording
+        personal = home() / (".codex" if agent == "codex" else ".gemini") / rel
+        assert "Shell commands may be rewritten to rtk" in personal.read_text()
+
+
 def test_uninstall_help_says_to_remove_hooks_before_pip_uninstall(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as e:
         init("--uninstall", "--help")

@@ -7,12 +7,14 @@ import re
 import pytest
 
 from rtk.__main__ import COMMANDS
-from rtk.agents.registry import awareness, rules_text
+from rtk.agents.registry import agents_md, awareness, rules_text
 from rtk.filters import FAMILIES
 
 
 @pytest.mark.parametrize(
-    "text", [awareness(), awareness(shared=True), rules_text()], ids=["awareness", "shared", "rules"]
+    "text",
+    [awareness(), awareness(shared=True), rules_text(), agents_md()],
+    ids=["awareness", "shared", "rules", "agents-md"],
 )
 def test_text_is_at_most_15_lines(text: str) -> None:
     assert len(text.splitlines()) <= 15
@@ -21,7 +23,9 @@ def test_text_is_at_most_15_lines(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", [awareness(), awareness(shared=True), rules_text()], ids=["awareness", "shared", "rules"]
+    "text",
+    [awareness(), awareness(shared=True), rules_text(), agents_md()],
+    ids=["awareness", "shared", "rules", "agents-md"],
 )
 def test_every_covered_tool_is_covered(text: str) -> None:
     listed = re.search(r"Covered: (.*?)\.\n", text, re.S)
@@ -32,7 +36,7 @@ def test_every_covered_tool_is_covered(text: str) -> None:
 
 
 def test_commands_named_in_the_texts_exist() -> None:
-    for text in (awareness(), awareness(shared=True), rules_text()):
+    for text in (awareness(), awareness(shared=True), rules_text(), agents_md()):
         for cmd in re.findall(r"`rtk (\w+)", text):
             assert cmd in COMMANDS or cmd in FAMILIES, cmd
 

@@ -14,12 +14,12 @@ _SOURCE: dict[str, tuple[str, str, str, str]] = {
              '"Bash(git status)"'),
     "droid": ("Factory Droid", "your Droid commandAllowlist permits", "commandAllowlist in ~/.factory/settings.json",
               '"git status"'),
-    "codex": ("Codex CLI", "rtk's [hooks] allow list permits", "allow under [hooks] in rtk's config.toml",
-              '"git status"'),
+    "codex": ("Codex CLI", "your Codex rules allow", "a prefix_rule in ~/.codex/rules/default.rules",
+              'prefix_rule(pattern=["git", "status"], decision="allow")'),
     "copilot": ("Copilot CLI", "rtk's [hooks] allow list permits", "allow under [hooks] in rtk's config.toml",
                 '"git status"'),
-    "vscode": ("VS Code", "rtk's [hooks] allow list permits", "allow under [hooks] in rtk's config.toml",
-               '"git status"'),
+    "vscode": ("VS Code", "your VS Code chat.tools.terminal.autoApprove permits",
+               "chat.tools.terminal.autoApprove in VS Code's settings.json", '"git status": true'),
 }  # fmt: skip
 
 # What the hook does with a command no rule allows (and no rule denies): see each adapter.
@@ -47,8 +47,13 @@ _OTHER: dict[str, str] = {
     "kiro": "Kiro: cannot rewrite; its hook does nothing unless installed with --block (then it blocks "
     "commands rtk can shorten and names the rtk form).",
     "opencode": "OpenCode: every command rtk can shorten is rewritten; OpenCode's own permission check then "
-    "runs on the rtk form (rtk's [hooks] deny leaves a command unchanged).",
-    "pi": "Pi: every command rtk can shorten is rewritten (rtk's [hooks] deny leaves a command unchanged).",
+    "runs on the rtk form (a deny rule in Claude Code's settings, which rtk rewrite reads, leaves a command "
+    "unchanged; hooks.exclude_commands in rtk's config keeps one from being rewritten).",
+    "pi": "Pi: every command rtk can shorten is rewritten (a deny rule in Claude Code's settings, which rtk "
+    "rewrite reads, leaves a command unchanged; hooks.exclude_commands in rtk's config keeps one from being "
+    "rewritten).",
+    "vibe": "Mistral Vibe: every command rtk can shorten is rewritten and Vibe still asks for approval as its "
+    "own settings say (the answer carries no approval; rtk's [hooks] deny leaves a command unchanged).",
 }
 
 

@@ -25,10 +25,10 @@ def config_dir() -> str:
 
 
 def artifacts(scope: Scope, opts: Options) -> list[Artifact]:
-    """A marked section in the project's AGENTS.md."""
+    """A marked section in the project's AGENTS.md: the same text as Codex's project section (one block for both)."""
     from rtk.agents._artifacts import Section
-    from rtk.agents.registry import rules_text
+    from rtk.agents.registry import agents_md
 
     if scope.is_global:
         return []
-    return [Section(scope.at("AGENTS.md"), rules_text())]
+    return [Section(scope.at("AGENTS.md"), agents_md())]

@@ -53,12 +53,13 @@ def _toml_hooks(path: str) -> bool:
 
 
 def artifacts(scope: Scope, opts: Options) -> list[Artifact]:
-    """hooks.json (or config.toml when it has a [hooks] table) + the AGENTS.md section."""
+    """hooks.json (or config.toml when it has a [hooks] table) + the AGENTS.md section (global: personal;
+    project: the shared text, true for teammates without rtk or without the hook)."""
     import json
     import os
 
     from rtk.agents._artifacts import JsonHook, Section, TomlBlock
-    from rtk.agents.registry import awareness
+    from rtk.agents.registry import agents_md, awareness
 
     d = config_dir() if scope.is_global else scope.at(".codex")
     command = opts.hook("codex")
@@ -76,4 +77,5 @@ def artifacts(scope: Scope, opts: Options) -> list[Artifact]:
         hook = JsonHook(
             os.path.join(d, "hooks.json"), "codex", ("hooks", "PreToolUse"), entry, group={"matcher": "Bash"}
         )
-    return [hook, Section(md, awareness())]
+    # The project's AGENTS.md is read by the whole team (and by Amp, whose section it shares).
+    return [hook, Section(md, awareness() if scope.is_global else agents_md())]

@@ -121,7 +121,7 @@ def _instructions(scope: Scope) -> list[Artifact]:
     from rtk.agents._artifacts import Section
     from rtk.agents.registry import awareness
 
-    return [] if scope.is_global else [Section(scope.at(".github", "copilot-instructions.md"), awareness())]
+    return [] if scope.is_global else [Section(scope.at(".github", "copilot-instructions.md"), awareness(shared=True))]
 
 
 def artifacts(scope: Scope, opts: Options) -> list[Artifact]:

@@ -63,4 +63,4 @@ def artifacts(scope: Scope, opts: Options) -> list[Artifact]:
         entry,
         group={"matcher": "run_shell_command"},
     )
-    return [hook, Section(md, awareness())]
+    return [hook, Section(md, awareness(shared=not scope.is_global))]  # the project's GEMINI.md is shared

@@ -104,6 +104,12 @@ def awareness(shared: bool = False) -> str:
     return _template("awareness_shared.md" if shared else "awareness.md")
 
 
+def agents_md() -> str:
+    """The one section of a project's ``AGENTS.md`` (Codex and Amp both write it, and every agent reads it):
+    true whether or not rtk is installed for the reader and whether or not a hook rewrites commands."""
+    return _template("agents_shared.md")
+
+
 def rules_text() -> str:
     """The rules text (at most 15 lines) for hosts that cannot rewrite: the model prefixes rtk itself."""
     return _template("rules.md")

@@ -16,13 +16,18 @@ matcher (:func:`rtk.rewrite.permissions.evaluate`) judges every host:
   in ``~/.cursor/permissions.json`` and ``.cursor/permissions.json``.
 - Factory Droid: ``commandAllowlist`` (allow), ``commandDenylist`` (always asks) and
   ``commandBlocklist`` (deny), prefixes, in ``.factory/settings(.local).json`` and the user's.
-- Codex CLI: no command allow list is read; ``approval_policy = "never"`` in ``config.toml``
-  means no command is asked about, so a rewrite grants nothing new, unless a ``rules/``
-  file exists (its ``forbidden`` rules are not read: then nothing is treated as allowed).
+- VS Code (Copilot's local agent): ``chat.tools.terminal.autoApprove`` (true: allow, false:
+  ask; prefixes and ``/regex/`` keys) in the user's and the workspace's ``settings.json``
+  (JSONC), read by :mod:`rtk.rewrite.vscodeperms`.
+- Codex CLI: the execpolicy ``rules/*.rules`` files (``prefix_rule``: allow, prompt -> ask,
+  forbidden -> deny), read without running them by :mod:`rtk.rewrite.codexrules`; and
+  ``approval_policy = "never"`` in ``config.toml``: no command is asked about, so a rewrite of
+  any command no rule forbids or prompts for grants nothing new. A project's ``.codex`` counts
+  for allow and for the policy only when the user's ``config.toml`` trusts the project.
 
 A wrongly typed setting makes its file "cannot be evaluated": nothing is auto-allowed.
 For hosts whose rules are read, rtk's own ``[hooks] allow`` is not used (it could approve
-what the host would ask about); ``[hooks] ask``/``deny`` still apply everywhere.
+what the host would ask about); ``[hooks] ask``/``deny`` still apply (to every hook but Claude Code's).
 """
 
 from __future__ import annotations
@@ -41,9 +46,11 @@ _PROJECT: dict[str, tuple[tuple[str, ...], str]] = {
     "qwen": ((".qwen/settings.json",), "QWEN_PROJECT_DIR"),
     "cursor": ((".cursor/cli.json", ".cursor/permissions.json"), "CURSOR_PROJECT_DIR"),
     "droid": ((".factory/settings.json", ".factory/settings.local.json"), "FACTORY_PROJECT_DIR"),
-    "codex": ((".codex/config.toml",), ""),
+    "vscode": ((".vscode/settings.json",), ""),
 }
-READS_HOST = frozenset(("gemini", "qwen", "cursor", "droid"))  # hosts whose allow rules replace rtk's
+READS_HOST = frozenset(
+    ("gemini", "qwen", "cursor", "droid", "codex", "vscode")
+)  # hosts whose allow rules replace rtk's
 # Payload ``permission_mode`` values in which the host runs every command it does not deny without asking.
 # (Claude Code's ``bypassPermissions``: rtk.agents._adapt.UNASKED.)
 UNASKED_MODES: dict[str, frozenset[str]] = {"qwen": frozenset(("yolo",))}
@@ -66,9 +73,21 @@ def _user_files(agent: str) -> list[str]:
         return out + ([os.path.join(xdg, "cursor", "cli-config.json")] if xdg else [])
     if agent == "droid":
         return [_home(".factory", "settings.json"), _home(".factory", "settings.local.json")]
-    if agent == "codex":
-        return [os.path.join(os.environ.get("CODEX_HOME") or _home(".codex"), "config.toml")]
+    if agent == "vscode":
+        return [_vscode_user_settings()]
     return []
+
+
+def _vscode_user_settings() -> str:
+    """VS Code's user ``settings.json`` (stable build: Insiders and VSCodium keep theirs elsewhere, not read)."""
+    import sys
+
+    if sys.platform == "darwin":
+        return _home("Library", "Application Support", "Code", "User", "settings.json")
+    if sys.platform == "win32":
+        return os.path.join(os.environ.get("APPDATA") or _home("AppData", "Roaming"), "Code", "User", "settings.json")
+    xdg = os.environ.get("XDG_CONFIG_HOME") or _home(".config")
+    return os.path.join(xdg, "Code", "User", "settings.json")
 
 
 def _project(agent: str, cwd: str | None) -> str:
@@ -94,6 +113,8 @@ def _project(agent: str, cwd: str | None) -> str:
 
 def sources(agent: str, cwd: str | None = None) -> list[str]:
     """The settings files of ``agent`` that may hold command rules, project first."""
+    if agent == "codex":
+        return _codex_sources(cwd)
     if agent not in _PROJECT:
         return []
     project = _project(agent, cwd)
@@ -151,28 +172,102 @@ def allow_all(perms: Permissions) -> Permissions:
     return Permissions(("*", *perms.allow), perms.ask, perms.deny, perms.broken)
 
 
-def _codex_never(cwd: str | None) -> bool:
-    files = [p for p in sources("codex", cwd) if os.path.isfile(p)]
-    if not files:
-        return False
-    for path in files:
-        rules = os.path.join(os.path.dirname(path), "rules")
+# ---------------------------------------------------------------------------
+# Codex's files (listed on every codex hook call: no import beyond os)
+# ---------------------------------------------------------------------------
+
+
+def codex_home() -> str:
+    return os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
+
+
+def project_dirs(cwd: str | None) -> list[str]:
+    """The ``.codex`` directories of ``cwd`` and its parents (below the home directory), nearest first."""
+    if not cwd:
         try:
-            if any(n.endswith(".rules") for n in os.listdir(rules)):
-                return False  # forbidden/prompt rules rtk cannot read: never treat as allowed
+            cwd = os.getcwd()
         except OSError:
-            pass
+            return []
+    home = os.path.expanduser("~")
+    out: list[str] = []
+    d = cwd
+    while d and d != home:
+        if os.path.isdir(os.path.join(d, ".codex")):
+            out.append(os.path.join(d, ".codex"))
+        up = os.path.dirname(d)
+        if up == d:
+            break
+        d = up
+    return out
+
+
+def rule_files(directory: str) -> list[str]:
+    """``directory/rules/*.rules``, sorted."""
+    rules = os.path.join(directory, "rules")
+    try:
+        names = sorted(n for n in os.listdir(rules) if n.endswith(".rules"))
+    except OSError:
+        return []
+    return [os.path.join(rules, n) for n in names]
+
+
+def trusted_dirs(user_config: str) -> list[str]:
+    """The directories the user's ``config.toml`` marks ``trust_level = "trusted"`` (``[projects."/path"]``)."""
     import tomllib
 
-    policy = None
-    for path in reversed(files):  # project overrides user
+    try:
+        with open(user_config, "rb") as f:
+            doc = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError):
+        return []
+    projects = doc.get("projects")
+    if not isinstance(projects, dict):
+        return []
+    return [p for p, v in projects.items() if isinstance(v, dict) and v.get("trust_level") == "trusted"]
+
+
+def is_trusted(codex_dir: str, trusted: list[str]) -> bool:
+    """Whether the project holding ``codex_dir`` (a ``.codex`` directory) is, or is inside, a trusted one."""
+    project = os.path.dirname(codex_dir)
+    for t in trusted:
+        t = t.rstrip("/") or "/"
+        if project == t or project.startswith(t.rstrip("/") + "/"):
+            return True
+    return False
+
+
+def _codex_sources(cwd: str | None) -> list[str]:
+    """Codex's ``config.toml`` and ``rules/*.rules`` files: the project's ``.codex`` layers (nearest first), the user's."""
+    out: list[str] = []
+    for d in [*project_dirs(cwd), codex_home()]:
+        out += [os.path.join(d, "config.toml"), *rule_files(d)]
+    return list(dict.fromkeys(out))
+
+
+def _codex_never(cwd: str | None) -> bool:
+    """Whether Codex's effective ``approval_policy`` (its profile's, if one is chosen) is ``never``."""
+    files = [p for p in sources("codex", cwd) if p.endswith("config.toml") and os.path.isfile(p)]
+    if not files:
+        return False
+    import tomllib
+
+    user = os.path.join(codex_home(), "config.toml")
+    trusted = trusted_dirs(user)
+    policy = profile = None
+    for path in reversed(files):  # the user's first, then project layers, the nearest last (it wins)
+        if path != user and not is_trusted(os.path.dirname(path), trusted):
+            continue  # Codex does not load an untrusted project's .codex
         try:
             with open(path, "rb") as f:
                 doc = tomllib.load(f)
         except (OSError, tomllib.TOMLDecodeError):
             return False
-        if "approval_policy" in doc:
-            policy = doc["approval_policy"]
+        policy = doc.get("approval_policy", policy)
+        profile = doc.get("profile", profile)
+        profiles = doc.get("profiles")
+        chosen = profiles.get(profile) if isinstance(profiles, dict) and isinstance(profile, str) else None
+        if isinstance(chosen, dict) and "approval_policy" in chosen:
+            policy = chosen["approval_policy"]
     return policy == "never"
 
 
@@ -247,15 +342,29 @@ def _parse(agent: str, files: list[str]) -> Permissions:
 
     out: dict[str, list[str]] = {"allow": [], "ask": [], "deny": []}
     broken: list[str] = []
+    if agent == "codex":
+        from rtk.rewrite import codexrules
+
+        home = codex_home()
+        user = os.path.join(home, "config.toml")
+        trusted = trusted_dirs(user) if user in files else []
+        out, broken = codexrules.parse_files(files, lambda d: d == home or is_trusted(d, trusted))
+        files = []
+    enabled = True
     for path in files:
         try:
             with open(path, "rb") as f:
-                doc = json.loads(_strip_comments(f.read().decode("utf-8-sig")))
+                doc = json.loads(jsonc(f.read().decode("utf-8-sig")))
         except (OSError, ValueError) as e:
             broken.append(f"{path}: {type(e).__name__}")
             continue
         if not isinstance(doc, dict):
             broken.append(f"{path}: the file is a JSON {type(doc).__name__}, not an object")
+            continue
+        if agent == "vscode":
+            from rtk.rewrite import vscodeperms
+
+            enabled = vscodeperms.read(doc, path, ".vscode" not in path.split(os.sep), out, broken) and enabled
             continue
         for key, verdict, kind in _KEYS[agent]:
             entries = _get(doc, key)
@@ -274,7 +383,35 @@ def _parse(agent: str, files: list[str]) -> Permissions:
                 p = _prefix(entry) if kind == "plain" else shell_entry(entry, prefix=kind == "tool")
                 if p is not None:
                     out[verdict].append(p)
-    return Permissions(out["allow"], out["ask"], out["deny"], "; ".join(broken))
+    return Permissions(out["allow"] if enabled else [], out["ask"], out["deny"], "; ".join(broken))
+
+
+def jsonc(text: str) -> str:
+    """JSON with comments and trailing commas (VS Code's settings, Cursor's permissions.json) as strict JSON."""
+    text = _strip_comments(text)
+    if "," not in text:
+        return text
+    res: list[str] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            res.append(text[i : j + 1])
+            i = j + 1
+            continue
+        if c == ",":
+            j = i + 1
+            while j < n and text[j] in " \t\r\n":
+                j += 1
+            if j < n and text[j] in "]}":
+                i += 1  # a trailing comma
+                continue
+        res.append(c)
+        i += 1
+    return "".join(res)
 
 
 def _strip_comments(text: str) -> str:

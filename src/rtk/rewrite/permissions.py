@@ -219,6 +219,31 @@ def bash_pattern(entry: str) -> str | None:
     return None
 
 
+# A pattern starting with this is a regular expression searched in the command, ``\0(?flags)body``
+# (VS Code's ``/regex/`` terminal rules; no host's own syntax can produce a NUL). ``re`` is imported
+# only when such a pattern is matched.
+REGEX = "\0"
+_compiled: dict[str, object] = {}
+
+
+def regex_search(pattern: str, command: str) -> bool:
+    """Whether the regex pattern ``pattern`` (``REGEX`` + expression) is found in ``command``; a bad one never matches."""
+    import re
+
+    rx = _compiled.get(pattern)
+    if rx is None:
+        try:
+            rx = _compiled[pattern] = re.compile(pattern[len(REGEX) :])
+        except (re.error, RecursionError, OverflowError):
+            rx = _compiled[pattern] = False
+    return isinstance(rx, re.Pattern) and rx.search(command) is not None
+
+
+def shown(pattern: str) -> str:
+    """A pattern as a reason names it (a regex as ``/expression/``)."""
+    return f"/{pattern[len(REGEX) :]}/" if pattern.startswith(REGEX) else pattern
+
+
 def matches(pattern: str, command: str, *, broad: bool = False) -> bool:
     """Does a ``Bash(...)`` pattern match ``command`` (whitespace already normalised)?
 
@@ -227,6 +252,8 @@ def matches(pattern: str, command: str, *, broad: bool = False) -> bool:
     """
     if pattern == "*":
         return True
+    if pattern.startswith(REGEX):
+        return regex_search(pattern, command)
     if pattern.endswith(":*"):
         pre = pattern[:-2].rstrip()
         if broad:
@@ -415,11 +442,11 @@ def evaluate(
     for pat in perms.deny:
         for f in every:
             if matches(pat, f, broad=True):
-                return "deny", f"deny rule Bash({pat}) matches `{f}`"
+                return "deny", f"deny rule Bash({shown(pat)}) matches `{f}`"
     for pat in perms.ask:
         for f in every:
             if matches(pat, f, broad=True):
-                return "ask", f"ask rule Bash({pat}) matches `{f}`"
+                return "ask", f"ask rule Bash({shown(pat)}) matches `{f}`"
     if perms.broken:
         return "ask", f"settings cannot be evaluated (unreadable or malformed: {perms.broken}): never auto-allowed"
     why = _unattested(parsed)
