@@ -185,3 +185,15 @@ def test_the_shared_agents_md_text_is_true_without_rtk_and_without_a_hook() -> N
         "commands may already be rewritten for you" in flat and "otherwise prefix covered commands with `rtk`" in text
     )  # Amp
     assert "Shell commands may be rewritten to rtk" not in text  # the personal wording of a hooked install
+
+
+def test_the_rules_text_is_true_for_a_teammate_without_rtk() -> None:
+    """Trae, Antigravity and Kilo Code write it into project files the whole team reads: a reader without
+    rtk must not be told to prefix commands with a program they do not have."""
+    from rtk.agents.registry import rules_text
+
+    lines = rules_text().splitlines()
+    prefix = next(i for i, line in enumerate(lines) if line.startswith("Prefix shell commands with `rtk`"))
+    condition = next(i for i, line in enumerate(lines) if "If `rtk` is not installed for you" in line)
+    assert condition <= prefix + 2 and "run commands as usual" in lines[condition]
+    assert len(lines) <= 15
