@@ -253,6 +253,11 @@ def _plan(seg: _seg.Segment, role: str, conf: Settings, line: str, active_only: 
             if res.kind:
                 continue
             edit = _read_form(seg, line, words, values, at, tool)
+            if edit is None and tool == "tail" and _flag_present(rule_args, ("-f", "-F", "--follow")):
+                follow = _rules.TAIL_FOLLOW  # tail -f: live, folded as it streams (a TOML filter)
+                if not active_only or active(follow, values[at:]):
+                    cls = Classification("supported", follow.id, follow, "", tool)
+                    return _finish(cls, values, at, res, conf, (tw.start, tw.start, "rtk "))
             if edit is None:
                 return _Plan(Classification("unsupported", f"{tool} with options rtk read does not model", rule))
             if active_only and not active(rule, values[at:]):

@@ -267,6 +267,10 @@ RULES: list[Rule] = [
 SCRIPT = Rule(0, "script", ("python", "python3", "node", "bash", "sh", "zsh", "ruby", "perl"), None, "rtk run",
               "Scripts", 60, kind="command")  # fmt: skip
 
+# tail -f/-F/--follow: not rtk read's (which reproduces tail windows): the tail-follow TOML filter runs it
+# live, folded as it streams. The engine applies it to the tail forms the read rule declines.
+TAIL_FOLLOW = Rule(8, "tail-follow", ("tail",), None, "rtk tail", "Files", 60, kind="toml")
+
 # Rules whose filter family other work of issue 16 adds: tool word -> the family to come.
 # Their rules stay inactive until that family registers the word (engine.active).
 FUTURE: dict[str, str] = {
