@@ -213,7 +213,8 @@ DOCS_NOT_REACHED = {
     "uv run rtk pytest": "already rtk", "terraform planet": "not a terraform subcommand",
     "python -m rtk": "rtk itself", "python3 -m rtk": "rtk itself", "sbt console": "REPL", "ssh host": "interactive",
     "yarn dev": "dev server", "pnpm dev": "dev server", "npm start": "dev server", "vite dev": "dev server",
-    "mocha --watch": "watch", "pip uninstall rtk-proxy": "pip uninstall may prompt: only install and list forms",
+    "mocha --watch": "watch", "node app.js": "a server entry point (issue 15: scripts go through rtk run, servers stay)",
+    "pip uninstall rtk-proxy": "pip uninstall may prompt: only install and list forms",
 }  # fmt: skip
 _PLACEHOLDER = re.compile(
     r"\bFILE\b|\.\.\.|[<>\[\]*]|/\w+/|^\S+$|^\S+ \S+/|^poetry run$|^bundle exec$|^python -m( X)?$"

@@ -40,6 +40,11 @@ def simple_words(line: str) -> list[str] | None:
     return words
 
 
+def generic(argv: list[str], output: str, exit_code: int) -> None:
+    """No filter reads this output (``rtk pipe``): the pipeline's unrecognised-output path (whole, or folded) decides."""
+    return None
+
+
 def main(args: list[str]) -> int:
     if not args or args[0] in ("-h", "--help"):
         print(HELP, file=sys.stdout if args else sys.stderr)
