@@ -108,7 +108,7 @@ def test_short_circuits_yield_to_failure_words(name: str) -> None:
         (["docker-compose", "down"], "docker-compose"),
         (["kubectl", "-n", "prod", "get", "pods"], "kubectl-get"),
         (["kubectl", "get", "pods", "-o", "json"], None),
-        (["kubectl", "logs", "-f", "pod"], None),
+        (["kubectl", "logs", "-f", "pod"], "kubectl-logs-follow"),  # issue 15: follow modes stream folded (was None)
         (["terraform", "plan"], "terraform-plan"),
         (["terraform", "planet"], None),
         (["terraform", "apply"], None),

@@ -269,6 +269,9 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
             seen = seen[: len(seen) - len(pending)]
         out.write(pipeline.ensure_newline(clean(decode(seen))))
 
+    # A filter with ``idle_after`` (the live fold) prints what it holds once the command goes quiet.
+    idle_after: float | None = getattr(filt, "idle_after", None)
+    fresh = False  # lines came since the last quiet spell
     while True:
         if not live:
             wait = deadline - time.monotonic()
@@ -283,6 +286,22 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
                     ready = [fd]
                 if not ready:
                     continue
+        elif idle_after is not None and filt is not None and fresh:
+            try:
+                ready, _, _ = select.select([fd], [], [], idle_after)
+            except (OSError, ValueError):
+                ready = [fd]
+            if not ready:
+                fresh = False
+                try:
+                    r = filt.idle()  # type: ignore[attr-defined]
+                except Exception as e:
+                    fail(e)
+                    r = None
+                if r:
+                    emit(r + "\n")
+                    guard.feed([], [r + "\n"])
+                continue
         b = os.read(fd, 65536)
         if not b:
             break
@@ -298,6 +317,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         if block.endswith("\n"):
             lines.pop()
         raw_chars += sum(map(len, lines)) + len(lines)
+        fresh = True
         if filt is None:
             emit("".join(ln + "\n" for ln in lines))
         else:

@@ -142,3 +142,21 @@ def test_no_config_file_means_no_exclusions(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(config, "load", lambda *a, **k: calls.append("load") or original(*a, **k))
     assert engine.rewrite("git push") == "rtk git push"
     assert calls == []  # the config module is not even consulted
+
+
+@pytest.mark.parametrize(
+    ("exclude", "line", "expected"),
+    [
+        (["python3 scripts/import.py"], "python3 scripts/import.py --all", None),
+        (["python3"], "python3 x.py", None),
+        (["python3 other.py"], "python3 x.py", "rtk run python3 x.py"),
+        (["./run.sh"], "./run.sh", None),
+        (["bash deploy.sh"], "bash deploy.sh prod", None),
+        (["^node .*seed"], "node scripts/seed.js", None),
+        ([], "node scripts/seed.js", "rtk run node scripts/seed.js"),
+    ],
+)
+def test_exclude_commands_opts_scripts_out(exclude: list[str], line: str, expected: str | None) -> None:
+    """Issue 15: script runs (rtk run) pass the same choke point as every other rewrite."""
+    configure(exclude)
+    assert engine.rewrite(line) == expected

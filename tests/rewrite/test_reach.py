@@ -57,6 +57,9 @@ FIXTURE_NOT_REWRITTEN = {
 # TOML filters without a fixture directory of the same name: a command each serves.
 TOML_SAMPLES = {
     "docker-compose": "docker compose up -d", "dotnet-test": "dotnet test", "msbuild": "msbuild App.sln",
+    "docker-logs": "docker logs web", "docker-logs-follow": "docker logs -f web",
+    "journalctl-follow": "journalctl -u nginx -f", "kubectl-logs-follow": "kubectl logs -f web-1",
+    "tail-follow": "tail -f app.log", "dmesg-follow": "dmesg -w",
 }  # fmt: skip
 
 
@@ -178,8 +181,21 @@ NEVER = [
     "vite preview", "mocha --watch", "node --test --watch", "jest --watch", "vitest --watch", "tsc --watch",
     "prisma studio", "playwright codegen", "docker run -it ubuntu bash", "docker exec -it web sh",
     "kubectl get pods -w", "git add -p", "git rebase -i HEAD~3", "gradle test --continuous", "rails console",
-    "deno repl", "just --list", "journalctl -f", "tail -f app.log", "top", "python", "python3",
+    "deno repl", "just --list", "top", "python", "python3",
 ]  # fmt: skip
+# Issue 15: "journalctl -f" and "tail -f app.log" left this list: follow modes now run live through
+# rtk, folded as they stream (the *-follow TOML filters); test_follow_modes_stream_folded checks them.
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["journalctl -f", "tail -f app.log", "tail -F app.log", "docker logs -f web", "kubectl logs -f web-1",
+     "dmesg -w", "docker compose logs -f api"],
+)  # fmt: skip
+def test_follow_modes_stream_folded(command: str) -> None:
+    assert _rewritten(command) == "rtk " + command
+    spec = filters.resolve(shlex.split(command))
+    assert spec is not None and spec.stream is not None and not spec.live, (command, spec)
 
 
 @pytest.mark.parametrize("command", NEVER)
@@ -197,7 +213,8 @@ DOCS_NOT_REACHED = {
     "uv run rtk pytest": "already rtk", "terraform planet": "not a terraform subcommand",
     "python -m rtk": "rtk itself", "python3 -m rtk": "rtk itself", "sbt console": "REPL", "ssh host": "interactive",
     "yarn dev": "dev server", "pnpm dev": "dev server", "npm start": "dev server", "vite dev": "dev server",
-    "mocha --watch": "watch", "pip uninstall rtk-proxy": "pip uninstall may prompt: only install and list forms",
+    "mocha --watch": "watch", "node app.js": "a server entry point (issue 15: scripts go through rtk run, servers stay)",
+    "pip uninstall rtk-proxy": "pip uninstall may prompt: only install and list forms",
 }  # fmt: skip
 _PLACEHOLDER = re.compile(
     r"\bFILE\b|\.\.\.|[<>\[\]*]|/\w+/|^\S+$|^\S+ \S+/|^poetry run$|^bundle exec$|^python -m( X)?$"

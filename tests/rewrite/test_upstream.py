@@ -33,10 +33,11 @@ _PIPE = "rtk find groups paths by directory: a consumer such as head would cut a
 _NO_FILTER = "no rtk filter for this tool: the rule would only proxy it (issue 16: rules without a filter go)"
 _CHANGES = "would change what runs"
 
+# Issue 15: "kubectl logs -f web-1" left DECLINED: follow modes stream through rtk, folded live.
 DECLINED: dict[str, str] = {
     "git add -p": _INTERACTIVE,
     "tsc --watch": _WATCH, "jest --watch": _WATCH, "vitest --watch": _WATCH, "kubectl get pods -w": _WATCH,
-    "kubectl logs -f web-1": _WATCH, "gradle test --continuous": _WATCH, "ping example.com": _WATCH + " (no -c)",
+"gradle test --continuous": _WATCH, "ping example.com": _WATCH + " (no -c)",
     "prisma studio": _INTERACTIVE + " (a web UI)", "playwright test --headed": _INTERACTIVE + " (a browser)",
     "playwright codegen": _INTERACTIVE + " (a browser)", "playwright show-report": _INTERACTIVE + " (a browser)",
     "docker run -it ubuntu bash": _INTERACTIVE, "docker exec -it web sh": _INTERACTIVE, "psql": _INTERACTIVE,

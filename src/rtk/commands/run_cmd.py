@@ -13,8 +13,11 @@ usage: rtk run -c "<shell line>"     run the line with /bin/sh -c (stdin inherit
 A single simple command (plain words, no pipes, redirections, expansions or
 variable assignments) goes through its own filter, exactly as `rtk <command>`
 would. Anything else runs in the shell and its output goes through rtk's
-generic path: shown whole when short, folded (each kind of line once, exact
-counts, anomalies whole) with `[rtk] full output: rtk recall ID` when long.
+generic path, streamed: shown whole when short, folded live when long (each kind
+of line once, exact counts and line ranges, anomalies whole; a line waits at
+most 200 lines, or until the command is quiet for 5 s) with
+`[rtk] full output: rtk recall ID`. Data (JSON, YAML, CSV) is never folded:
+its first and last lines are shown with the range left out.
 The exit code is the command's (the shell's for -c; 128+N when signal N
 killed it)."""
 
@@ -38,7 +41,7 @@ def simple_words(line: str) -> list[str] | None:
 
 
 def generic(argv: list[str], output: str, exit_code: int) -> None:
-    """No filter reads this output: the pipeline's unrecognised-output path (whole, or folded) decides."""
+    """No filter reads this output (``rtk pipe``): the pipeline's unrecognised-output path (whole, or folded) decides."""
     return None
 
 
@@ -67,6 +70,10 @@ def main(args: list[str]) -> int:
             spec = filters.resolve(words)
         except Exception:  # a broken filter must not stop the command: the generic path runs it
             spec = None
-    if spec is None:
-        spec = Spec("run", generic)
+    if spec is None:  # no filter reads this output: the live fold (whole when short)
+        from rtk import config
+        from rtk.filters import foldstream
+
+        window = int(config.get("limits.passthrough_max_lines"))
+        spec = Spec("run", stream=foldstream.factory(window if window > 0 else 1 << 30))
     return run_spec(argv, spec)

@@ -30,6 +30,7 @@ FIELDS: dict[str, tuple[str, Any]] = {
     "keep_lines_matching": ("regexes", []),
     "truncate_lines_at": ("int", None),
     "fold_lines": ("int", None),
+    "fold_stream": ("bool", False),
     "head_lines": ("int", None),
     "tail_lines": ("int", None),
     "max_lines": ("int", None),

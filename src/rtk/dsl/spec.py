@@ -40,6 +40,12 @@ def run_filter(d: dict[str, Any], output: str, exit_code: int) -> Filtered | Non
 
 def spec_for_match(m: Match) -> Spec:
     d = m.definition
+    if d.get("fold_stream"):  # a follow mode: runs live, folded as it streams (rtk.filters.foldstream)
+        from rtk.filters import foldstream
+
+        window = int(d.get("fold_lines") or 50)
+        factory = foldstream.factory(window, foldstream.FOLLOW_IDLE)
+        return Spec(str(d["name"]), stream=factory, merge_stderr=bool(d.get("filter_stderr")))
 
     def run(argv: list[str], output: str, exit_code: int) -> Filtered | None:
         return run_filter(d, output, exit_code)

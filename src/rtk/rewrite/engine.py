@@ -17,17 +17,19 @@ import os
 from rtk.rewrite import launch as _launch
 from rtk.rewrite import rules as _rules
 from rtk.rewrite.matching import (  # noqa: F401  (match, reset, Settings: part of this module's API)
+    UNSAFE_WORD,
     Settings,
     _blocked,
     _flag_present,
+    _read_form,
     consumers_display_only,
     match,
     reset,
     resolved_forms,
+    script_form,
     settings,
 )
 from rtk.shell import segments as _seg
-from rtk.shell.lexer import ANSI_C, CMDSUB, EXPAND, GLOB, PROCSUB
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,7 +37,6 @@ if TYPE_CHECKING:
 
     from rtk.rewrite.permissions import Permissions
     from rtk.rewrite.rules import Rule
-    from rtk.shell.lexer import Token
 
 MAX_LINE = 131072  # the kernel's limit for one argument (MAX_ARG_STRLEN)
 EXIT_CODES = {"allow": 0, "none": 1, "deny": 2, "ask": 3}
@@ -153,7 +154,7 @@ def active(rule: Rule, argv: list[str]) -> bool:
 # One segment
 # ---------------------------------------------------------------------------
 
-_UNSAFE_WORD = EXPAND | CMDSUB | GLOB | PROCSUB | ANSI_C
+_UNSAFE_WORD = UNSAFE_WORD
 
 
 class _Plan:
@@ -190,7 +191,8 @@ def _plan(seg: _seg.Segment, role: str, conf: Settings, line: str, active_only: 
     nxt = values[at + 1] if at + 1 < len(values) else ""
     if tool == "rtk":
         return _Plan(Classification("ignored", "already rtk"))
-    if tool in _rules.IGNORED_PREFIXES or (tool, nxt) in _rules.IGNORED_PAIRS:
+    script = script_form(word, values[at + 1 :])  # python3 x.py, bash ./deploy.sh, ./run.sh: rtk run
+    if (tool in _rules.IGNORED_PREFIXES and not script) or (tool, nxt) in _rules.IGNORED_PAIRS:
         return _Plan(Classification("ignored", f"{tool} is never rewritten"))
     if simple.disabled:
         return _Plan(Classification("ignored", "RTK_DISABLED=1"))
@@ -225,6 +227,8 @@ def _plan(seg: _seg.Segment, role: str, conf: Settings, line: str, active_only: 
                 return _Plan(Classification("unsupported", "pipeline consumer"))
             cls = Classification("supported", "TOML filter", tool=tool)
             return _finish(cls, values, at, res, conf, (tw.start, tw.start, "rtk "))
+        if script:
+            return _script(role, values, at, res, conf, tw.start, tool)
         return _Plan(Classification("unsupported", f"no rtk rule for {tool}", tool=tool))
 
     first: Classification | None = None
@@ -234,6 +238,8 @@ def _plan(seg: _seg.Segment, role: str, conf: Settings, line: str, active_only: 
         if first is None:
             first = cls
         why = _blocked(rule, sub, rule_args)
+        if why and script and rule.requires and not _flag_present(rule_args, rule.requires):
+            return _script(role, values, at, res, conf, tw.start, tool)  # node x.js: a script, not node --test
         if why:
             return _Plan(Classification("unsupported", why, rule, sub, tool))
         if role == "producer" and rule.pipe not in ("producer", "both"):
@@ -247,6 +253,11 @@ def _plan(seg: _seg.Segment, role: str, conf: Settings, line: str, active_only: 
             if res.kind:
                 continue
             edit = _read_form(seg, line, words, values, at, tool)
+            if edit is None and tool == "tail" and _flag_present(rule_args, ("-f", "-F", "--follow")):
+                follow = _rules.TAIL_FOLLOW  # tail -f: live, folded as it streams (a TOML filter)
+                if not active_only or active(follow, values[at:]):
+                    cls = Classification("supported", follow.id, follow, "", tool)
+                    return _finish(cls, values, at, res, conf, (tw.start, tw.start, "rtk "))
             if edit is None:
                 return _Plan(Classification("unsupported", f"{tool} with options rtk read does not model", rule))
             if active_only and not active(rule, values[at:]):
@@ -264,6 +275,14 @@ def _plan(seg: _seg.Segment, role: str, conf: Settings, line: str, active_only: 
     return _Plan(Classification("unsupported", f"{target} is not built yet", first.rule, first.sub, tool))
 
 
+def _script(role: str, values: list[str], at: int, res: _seg.Resolved, conf: Settings, pos: int, tool: str) -> _Plan:
+    """A script run: ``rtk run`` goes before the interpreter (or the script's own path)."""
+    if role == "final":
+        return _Plan(Classification("unsupported", "pipeline consumer", _rules.SCRIPT, "", tool))
+    cls = Classification("supported", "script", _rules.SCRIPT, "", tool)
+    return _finish(cls, values, at, res, conf, (pos, pos, "rtk run "))
+
+
 def _finish(
     cls: Classification,
     values: list[str],
@@ -276,62 +295,6 @@ def _finish(
     if (conf.exclude or conf.regexes) and conf.excluded(resolved_forms(values, at, res)):
         return _Plan(Classification("ignored", "excluded by hooks.exclude_commands", cls.rule, cls.sub, cls.tool))
     return _Plan(cls, edit)
-
-
-def _read_form(
-    seg: _seg.Segment, line: str, words: list[Token], values: list[str], at: int, tool: str
-) -> tuple[int, int, str] | None:
-    """``cat``/``head``/``tail`` of one file as an exact ``rtk read`` (None: leave it)."""
-    args = values[at + 1 :]
-    argw = words[at + 1 :]
-    tw = words[at]
-    if not args:
-        return None
-    if tool == "cat":
-        numbered = args[0] == "-n"
-        files = argw[1:] if numbered else argw
-        if not files or any(w.value.startswith("-") or not w.value for w in files):
-            return None
-        if numbered and (len(files) != 1 or files[0].flags & _UNSAFE_WORD):
-            return None
-        return tw.start, tw.end, "rtk read"
-    n = "10"
-    file: Token | None = None
-    i = 0
-    counts = 0
-    while i < len(args):
-        a = args[i]
-        if a in ("-n", "--lines") and i + 1 < len(args):
-            n = args[i + 1]
-            i += 2
-            counts += 1
-            continue
-        if a.startswith("--lines="):
-            n = a[8:]
-        elif a.startswith("-n") and len(a) > 2:
-            n = a[2:]
-        elif i == 0 and len(a) > 1 and a[0] == "-" and _rules.line_count(a[1:]):
-            n = a[1:]  # the obsolete -N: only first and alone (tail -5 -n 3 is an error)
-        elif a.startswith("-") or a.startswith("+"):
-            return None
-        elif file is not None:
-            return None  # several files: head prints headers
-        else:
-            file = argw[i]
-        if a.startswith("-"):
-            counts += 1
-        i += 1
-    if counts > 1 and args[0][:1] == "-" and _rules.line_count(args[0][1:]):
-        return None
-    if file is None or not _rules.line_count(n) or file.flags & _UNSAFE_WORD or not file.value:
-        return None
-    end = words[-1].end
-    for op, _target in seg.redirs:
-        if tw.start < op.start < end:
-            return None
-    line_file = line[file.start : file.end]
-    flag = "--head-lines" if tool == "head" else "--tail-lines"
-    return tw.start, end, f"rtk read {line_file} {flag} {_rules.line_count(n)}"
 
 
 # ---------------------------------------------------------------------------

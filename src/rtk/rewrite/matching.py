@@ -12,12 +12,16 @@ import os
 
 from rtk.rewrite import rules as _rules
 from rtk.shell import segments as _seg
+from rtk.shell.lexer import ANSI_C, CMDSUB, EXPAND, GLOB, PROCSUB
+
+UNSAFE_WORD = EXPAND | CMDSUB | GLOB | PROCSUB | ANSI_C  # a word whose value the shell computes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from rtk.rewrite.rules import Rule
+    from rtk.shell.lexer import Token
 
 
 # ---------------------------------------------------------------------------
@@ -234,3 +238,138 @@ def consumers_display_only(segs: list[_seg.Segment]) -> bool:
         if tool == "tail" and _flag_present(args, ("-f", "-F", "--follow", "--retry")):
             return False
     return True
+
+
+# ---------------------------------------------------------------------------
+# cat / head / tail -> rtk read
+# ---------------------------------------------------------------------------
+
+
+def _read_form(
+    seg: _seg.Segment, line: str, words: list[Token], values: list[str], at: int, tool: str
+) -> tuple[int, int, str] | None:
+    """``cat``/``head``/``tail`` of one file as an exact ``rtk read`` (None: leave it)."""
+    args = values[at + 1 :]
+    argw = words[at + 1 :]
+    tw = words[at]
+    if not args:
+        return None
+    if tool == "cat":
+        numbered = args[0] == "-n"
+        files = argw[1:] if numbered else argw
+        if not files or any(w.value.startswith("-") or not w.value for w in files):
+            return None
+        if numbered and (len(files) != 1 or files[0].flags & UNSAFE_WORD):
+            return None
+        return tw.start, tw.end, "rtk read"
+    n = "10"
+    file: Token | None = None
+    i = 0
+    counts = 0
+    while i < len(args):
+        a = args[i]
+        if a in ("-n", "--lines") and i + 1 < len(args):
+            n = args[i + 1]
+            i += 2
+            counts += 1
+            continue
+        if a.startswith("--lines="):
+            n = a[8:]
+        elif a.startswith("-n") and len(a) > 2:
+            n = a[2:]
+        elif i == 0 and len(a) > 1 and a[0] == "-" and _rules.line_count(a[1:]):
+            n = a[1:]  # the obsolete -N: only first and alone (tail -5 -n 3 is an error)
+        elif a.startswith("-") or a.startswith("+"):
+            return None
+        elif file is not None:
+            return None  # several files: head prints headers
+        else:
+            file = argw[i]
+        if a.startswith("-"):
+            counts += 1
+        i += 1
+    if counts > 1 and args[0][:1] == "-" and _rules.line_count(args[0][1:]):
+        return None
+    if file is None or not _rules.line_count(n) or file.flags & UNSAFE_WORD or not file.value:
+        return None
+    end = words[-1].end
+    for op, _target in seg.redirs:
+        if tw.start < op.start < end:
+            return None
+    line_file = line[file.start : file.end]
+    flag = "--head-lines" if tool == "head" else "--tail-lines"
+    return tw.start, end, f"rtk read {line_file} {flag} {_rules.line_count(n)}"
+
+
+# ---------------------------------------------------------------------------
+# Scripts: run through ``rtk run`` (streamed, folded when long)
+# ---------------------------------------------------------------------------
+
+# Interpreter -> its options that take a value (the script is the first other word).
+_INTERPRETERS: dict[str, frozenset[str]] = {
+    "python": frozenset(("-W", "-X", "--check-hash-based-pycs")),
+    "node": frozenset(("-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file",
+                       "--conditions", "-C", "--input-type", "--stack-size", "--max-old-space-size")),
+    "ruby": frozenset(("-I", "-r", "-C", "-E", "--encoding")),
+    "perl": frozenset(("-I", "-M", "-m")),
+    "bash": frozenset(("-o", "+o", "-O", "+O")),
+    "sh": frozenset(("-o", "+o")),
+    "zsh": frozenset(("-o", "+o")),
+}  # fmt: skip
+# Options after which the interpreter reads code from elsewhere, stays interactive, or prints and exits.
+_NOT_A_SCRIPT = frozenset(
+    ("-c", "-e", "-E", "-i", "-s", "-", "--", "-p", "-n", "-l", "-h", "--help", "-V", "--version", "-v",
+     "--interactive", "--eval", "--print", "--test", "--watch", "--watch-path", "--inspect", "--inspect-brk",
+     "-x", "--check", "--jitless", "--prof", "--run", "-a", "-F", "-0")
+)  # fmt: skip
+_SHELL_FLAGS = frozenset("euxvo")  # bash -eux deploy.sh still runs the script
+# python -m modules that are servers, REPLs, debuggers, pagers, prompts or print data: left as written.
+_LIVE_MODULES = frozenset(
+    ("http.server", "SimpleHTTPServer", "pdb", "ipdb", "code", "IPython", "ipython", "jupyter", "notebook",
+     "idlelib", "asyncio", "sqlite3", "json.tool", "pydoc", "webbrowser", "venv", "virtualenv", "pip", "pip3",
+     "ensurepip", "timeit", "trace", "cProfile", "profile", "tkinter", "turtledemo", "uvicorn", "gunicorn",
+     "flask", "django", "streamlit", "jupyterlab", "rtk", "this", "antigravity", "unittest", "doctest", "tox",
+     "nox", "pytest", "mypy", "ruff", "black", "isort", "flake8", "pylint", "coverage", "build", "twine")
+)  # fmt: skip
+# Scripts that start servers, shells or prompts by name (Django's manage.py runserver/shell/test, the
+# conventional entry points of web apps): left as written.
+_LIVE_SCRIPTS = frozenset(
+    ("manage.py", "wsgi.py", "asgi.py", "app.js", "server.js", "app.ts", "server.ts", "app.py", "server.py")
+)
+
+
+def script_form(word: str, args: list[str]) -> bool:
+    """Whether ``word args`` runs a script (``python3 x.py``, ``python -m pkg.tool``, ``node x.js``,
+    ``bash ./deploy.sh``, ``./run.sh``) rather than a REPL, inline code, a server module, a test runner
+    or another tool: such commands go through ``rtk run`` (docs/rewrite.md, "Scripts")."""
+    tool = _seg.tool_name(word)
+    if _seg.is_python(word):
+        tool = "python"
+    opts = _INTERPRETERS.get(tool)
+    if opts is None:
+        # A script run directly: a path to it (./run.sh, scripts/build.sh), not a tool on PATH.
+        if "/" not in word or not tool or tool in _LIVE_SCRIPTS or tool in _rules.BY_TOOL:
+            return False  # a tool rtk has rules for (./gradlew bootRun) keeps them
+        from rtk.filters import FAMILIES  # loaded already by the rewrite
+
+        return tool not in FAMILIES
+    i = 0
+    while i < len(args):
+        a = args[i]
+        if a in _NOT_A_SCRIPT:
+            return False
+        if a == "-m" and tool == "python":
+            mod = args[i + 1] if i + 1 < len(args) else ""
+            return bool(mod) and mod.split(".", 1)[0] not in _LIVE_MODULES and mod not in _LIVE_MODULES
+        if not a.startswith(("-", "+")):
+            return _seg.tool_name(a) not in _LIVE_SCRIPTS and not a.startswith("<")
+        if a in opts:
+            i += 2
+            continue
+        if tool in ("bash", "sh", "zsh") and not (a[0] == "-" and set(a[1:]) <= _SHELL_FLAGS and len(a) > 1):
+            return False  # -c, -i, -s, -l and the rest: not a plain script run
+        plain = len(a) > 1 and a[1:].isalpha() and "i" not in a and "c" not in a  # python -u, -OO, -B
+        if tool == "python" and not plain and a.split("=", 1)[0] not in opts:
+            return False
+        i += 1
+    return False  # the interpreter alone: a REPL

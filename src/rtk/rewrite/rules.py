@@ -266,6 +266,16 @@ RULES: list[Rule] = [
       raw_flags={"": ("-t", "-tt", "-N", "-f", "-L", "-R", "-D", "-W", "-O", "-G", "-V")}),
 ]  # fmt: skip
 
+# A script run by an interpreter or directly (python3 x.py, node x.js, bash ./deploy.sh, ./run.sh):
+# not in RULES (it is no tool's rule); the engine applies it where no tool rule serves the command
+# (matching.script_form says which forms are scripts). ``rtk run`` streams it, folded when long.
+SCRIPT = Rule(0, "script", ("python", "python3", "node", "bash", "sh", "zsh", "ruby", "perl"), None, "rtk run",
+              "Scripts", 60, kind="command")  # fmt: skip
+
+# tail -f/-F/--follow: not rtk read's (which reproduces tail windows): the tail-follow TOML filter runs it
+# live, folded as it streams. The engine applies it to the tail forms the read rule declines.
+TAIL_FOLLOW = Rule(8, "tail-follow", ("tail",), None, "rtk tail", "Files", 60, kind="toml")
+
 # Rules whose filter family other work of issue 16 adds: tool word -> the family to come.
 # Their rules stay inactive until that family registers the word (engine.active).
 FUTURE: dict[str, str] = {
