@@ -198,6 +198,7 @@ DOCS_NOT_REACHED = {
     "python -m rtk": "rtk itself", "python3 -m rtk": "rtk itself", "sbt console": "REPL", "ssh host": "interactive",
     "yarn dev": "dev server", "pnpm dev": "dev server", "npm start": "dev server", "vite dev": "dev server",
     "mocha --watch": "watch", "pip uninstall rtk-proxy": "pip uninstall may prompt: only install and list forms",
+    "gh pr create": "prompts for title and body without --fill or --body",
 }  # fmt: skip
 _PLACEHOLDER = re.compile(
     r"\bFILE\b|\.\.\.|[<>\[\]*]|/\w+/|^\S+$|^\S+ \S+/|^poetry run$|^bundle exec$|^python -m( X)?$"
