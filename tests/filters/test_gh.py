@@ -53,10 +53,14 @@ def test_pr_diff_is_filtered_wherever_the_repo_flag_sits(argv: list[str]) -> Non
     assert spec is not None and spec.name == "gh-pr-diff"
 
 
-@pytest.mark.parametrize("sub", [["pr", "list"], ["pr", "view", "3"], ["run", "view", "5", "--log-failed"],
-                                 ["issue", "list"], ["repo", "view"], ["release", "list"], ["api", "user"]])  # fmt: skip
-def test_forms_without_real_captures_run_raw(sub: list[str]) -> None:
-    assert filters.resolve(["gh", *sub]) is None
+@pytest.mark.parametrize(("sub", "name"), [
+    (["pr", "list"], "gh-pr-list"), (["pr", "view", "3"], "gh-pr-view"), (["run", "view", "5", "--log-failed"], "gh-run-log"),
+    (["issue", "list"], "gh-issue-list"), (["repo", "view"], "gh-repo-view"), (["release", "list"], "gh-release-list"),
+    (["api", "user"], "gh-api")])  # fmt: skip
+def test_forms_captured_against_the_local_api_are_filtered(sub: list[str], name: str) -> None:
+    # these ran raw while no capture existed; tests/fixtures/gh-* now hold real gh 2.23 output of each
+    spec = filters.resolve(["gh", *sub])
+    assert spec is not None and spec.name == name
 
 
 def test_pr_diff_renders_a_real_diff_like_the_git_diff_filter() -> None:

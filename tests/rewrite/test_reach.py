@@ -215,6 +215,7 @@ DOCS_NOT_REACHED = {
     "yarn dev": "dev server", "pnpm dev": "dev server", "npm start": "dev server", "vite dev": "dev server",
     "mocha --watch": "watch", "node app.js": "a server entry point (issue 15: scripts go through rtk run, servers stay)",
     "pip uninstall rtk-proxy": "pip uninstall may prompt: only install and list forms",
+    "gh pr create": "prompts for title and body without --fill or --body",
 }  # fmt: skip
 _PLACEHOLDER = re.compile(
     r"\bFILE\b|\.\.\.|[<>\[\]*]|/\w+/|^\S+$|^\S+ \S+/|^poetry run$|^bundle exec$|^python -m( X)?$"

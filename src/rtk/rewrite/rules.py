@@ -113,6 +113,10 @@ _PM_LIVE = dict.fromkeys(
 _PM_RAW = ("--json", "--parseable", "--watch", "--interactive")
 _DOCKER_TTY = ("-i", "-t", "-it", "-ti", "--interactive", "--tty")
 
+# gh subcommands rewritten (famgh): filtered forms, then forms only tracked (sub_status passthrough).
+_GH_SUBS = ("pr list", "pr view", "pr checks", "pr diff", "issue list", "issue view", "run list", "run view",
+            "repo view", "release list", "api", "pr status", "issue status", "release view")  # fmt: skip
+
 RULES: list[Rule] = [
     # --- git and hosting -----------------------------------------------------------
     R(1, "git", ("git",),
@@ -122,9 +126,17 @@ RULES: list[Rule] = [
       raw_flags={"add": ("-p", "--patch", "-i", "--interactive", "-e", "--edit"),
                  "commit": ("-p", "--patch", "--interactive"), "checkout": ("-p", "--patch"),
                  "stash": ("-p", "--patch")}),
-    R(2, "gh", ("gh",), ("pr", "issue", "run", "repo", "api", "release"), "rtk gh", "GitHub", 82,
-      sub_savings={"pr": 87, "run": 82, "issue": 80},
-      raw_flags={"": ("--json", "--jq", "--template"), "api": ("-q", "-t")}),
+    # --- gh (issue 16, famgh): the forms that print without asking; filtered ones credited, the rest tracked.
+    # Not here, so never rewritten: prompts (`gh pr create` without --fill/--body, merge, checkout, auth, ...)
+    # and watch modes (`gh run watch`, `gh pr checks --watch`).
+    R(2, "gh", ("gh",), _GH_SUBS, "rtk gh", "GitHub", 40,
+      sub_savings={"pr checks": 60, "run view": 60, "pr diff": 25, "pr list": 18, "issue list": 18,
+                   "run list": 10, "release list": 20},
+      sub_status={"pr status": "passthrough", "issue status": "passthrough", "release view": "passthrough"},
+      raw_flags={"": ("--json", "--jq", "-q", "--template", "--web", "--watch"),
+                 **{s: ("-t", "-w") for s in _GH_SUBS if s != "run list"}, "run list": ("-t",)}),
+    R(2, "gh-create", ("gh",), ("pr create",), "rtk gh", "GitHub", 1, status="passthrough",
+      requires=("--fill", "-f", "--fill-first", "--body", "-b", "--body-file", "-F"), raw_flags={"": ("--web", "-w")}),
     R(3, "glab", ("glab",), ("mr", "issue", "ci", "pipeline", "api", "release"), "rtk glab", "GitLab", 82,
       sub_savings={"mr": 87, "ci": 82, "issue": 80}, raw_flags={"": ("--output", "-F")}),
     # --- rust ------------------------------------------------------------------------

@@ -1,11 +1,15 @@
-"""Filters for ``gh``: ``gh pr diff`` through the git diff filter; every other form runs raw.
+"""Filters for ``gh``: which form goes to which filter; ``gh pr diff`` through the git diff filter.
 
-rtk runs ``gh`` with its output on a pipe, where gh already prints its terminal-free
-forms: ``pr/issue/run/release list`` as tab-separated rows without a header, ``pr view``
-as ``field:<TAB>value`` lines, ``gh api`` as unindented JSON. Those stay raw until real
-captures of them exist here (there is no network on this machine: see
-tests/fixtures/PROVENANCE.md). ``gh pr diff`` prints the pull request's unified diff,
-which the git diff filter condenses while keeping every file and every hunk.
+rtk runs ``gh`` with its output on a pipe, where gh prints its terminal-free forms:
+``pr/issue/run/release list`` as tab-separated rows without a header (lists.py),
+``pr/issue/repo view`` as ``field:<TAB>value`` lines and a body (views.py), ``pr checks``
+as rows (checks.py), ``run view`` as a summary (runs.py) or, with ``--log`` or
+``--log-failed``, as prefixed log lines (runlog.py), ``gh api`` as the server's body
+(api.py). ``gh pr diff`` prints the pull request's unified diff, which the git diff
+filter condenses while keeping every file and every hunk. Machine-readable output
+(``--json``, ``--jq``, ``--template``), the browser (``--web``), watch modes and help
+run raw; so does every other form. The fixtures were captured from gh 2.23 against a
+local test-double API (scripts/fixtures/gh_server.py).
 """
 
 from __future__ import annotations
@@ -20,8 +24,9 @@ _WITH_VALUE = frozenset(("-R", "--repo", "--color"))
 
 # The user chose the output: machine-readable formats, the browser, or a form of the
 # diff the git diff filter does not parse.
-_FORMAT_FLAGS = ("--json", "--jq", "-q", "--template", "-t", "--web", "-w")
+_FORMAT_FLAGS = ("--json", "--jq", "-q", "--template", "-t", "--web", "--watch")
 _DIFF_RAW_FLAGS = ("--name-only", "--patch")
+_LISTS = (("pr", "list"), ("issue", "list"), ("run", "list"), ("release", "list"))
 
 
 def _flag_name(arg: str) -> str:
@@ -50,10 +55,37 @@ def select(argv: list[str]) -> Spec | None:
     if names & {"--help", "-h"} or names.intersection(_FORMAT_FLAGS):
         return None
     w = words(args)
-    if w[:2] == ["pr", "diff"]:
+    form = tuple(w[:2])
+    if "-w" in names and form != ("run", "list"):  # --web, except `gh run list -w WORKFLOW`
+        return None
+    if w[:1] == ["api"]:
+        from rtk.filters.gh.api import api
+
+        return Spec("gh-api", api)
+    if form == ("pr", "diff"):
         if names.intersection(_DIFF_RAW_FLAGS):
             return None
         return Spec("gh-pr-diff", pr_diff)
+    if form in _LISTS:
+        from rtk.filters.gh import lists
+
+        return Spec(f"gh-{form[0]}-list", getattr(lists, f"{form[0]}_list"))
+    if form in (("pr", "view"), ("issue", "view"), ("repo", "view")):
+        from rtk.filters.gh.views import view
+
+        return Spec(f"gh-{form[0]}-view", view)
+    if form == ("pr", "checks"):
+        from rtk.filters.gh.checks import checks
+
+        return Spec("gh-pr-checks", checks)
+    if form == ("run", "view"):
+        if names & {"--log", "--log-failed"}:
+            from rtk.filters.gh.runlog import run_log
+
+            return Spec("gh-run-log", run_log)
+        from rtk.filters.gh.runs import run_view
+
+        return Spec("gh-run-view", run_view)
     return None
 
 
