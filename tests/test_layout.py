@@ -218,6 +218,7 @@ def test_each_family_is_a_package_and_shared_helpers_are_shared() -> None:
         "go",
         "jq",
         "js",
+        "just",
         "php",
         "psql",
         "python",

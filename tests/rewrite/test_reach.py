@@ -42,7 +42,7 @@ FAMILY_SAMPLES = {
     "prisma": "prisma generate", "tsc": "tsc --noEmit", "vite": "vite build", "vitest": "vitest run",
     "yarn": "yarn test", "gh": "gh pr diff 12", "aws": "aws s3 ls", "psql": "psql -c 'select 1'",
     "deno": "deno test", "jq": "jq .name package.json", "phpunit": "phpunit tests", "composer": "composer install", "rails": "rails test",
-    "rake": "rake test", "rspec": "rspec spec", "ssh": "ssh host uptime",
+    "rake": "rake test", "rspec": "rspec spec", "ssh": "ssh host uptime", "just": "just test",
 }  # fmt: skip
 
 # Fixture directories whose command is not a raw tool command the hook sees.
@@ -181,7 +181,7 @@ NEVER = [
     "vite preview", "mocha --watch", "node --test --watch", "jest --watch", "vitest --watch", "tsc --watch",
     "prisma studio", "playwright codegen", "docker run -it ubuntu bash", "docker exec -it web sh",
     "kubectl get pods -w", "git add -p", "git rebase -i HEAD~3", "gradle test --continuous", "rails console",
-    "deno repl", "just --list", "top", "python", "python3",
+    "deno repl", "just --choose", "just --edit", "top", "python", "python3",
 ]  # fmt: skip
 # Issue 15: "journalctl -f" and "tail -f app.log" left this list: follow modes now run live through
 # rtk, folded as they stream (the *-follow TOML filters); test_follow_modes_stream_folded checks them.

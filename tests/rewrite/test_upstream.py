@@ -51,7 +51,7 @@ DECLINED: dict[str, str] = {
     "docker ps --format '{{.Names}}'": _MACHINE, "kubectl get pods -o wide": _MACHINE,
     "kubectl get pods -o json": _MACHINE, "aws ec2 describe-instances --output json": _MACHINE,
     "aws s3 ls --query 'Buckets[].Name'": _MACHINE, "terraform plan -json": _MACHINE,
-    "helm template ./chart": _MACHINE + " (rendered manifests are data)", "just --list": _MACHINE,
+    "helm template ./chart": _MACHINE + " (rendered manifests are data)",
     "mvn -q package": _MACHINE + " (-q: the user asked for the tool's quiet output)",
     "find src -name \"*.rs\" | head -20": _PIPE,
     "bunx tsc": _NO_FILTER + " (bunx is not registered; upstream also swaps it for rtk tsc: " + _CHANGES + ")",

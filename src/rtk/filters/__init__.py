@@ -92,6 +92,8 @@ FAMILIES: dict[str, str] = {
     # --- cloud and databases ---
     "aws": "rtk.filters.aws.cli",
     "psql": "rtk.filters.psql.psql",
+    # --- task runners ---
+    "just": "rtk.filters.just.just",
     # --- generic runners ---
 }
 

@@ -272,8 +272,12 @@ RULES: list[Rule] = [
     # jq: data passes through (only huge single values are viewed); may end a pipeline (curl ... | jq .).
     R(95, "jq", ("jq",), None, "rtk jq", "Files", 10, pipe="both",
       raw_flags={"": ("-r", "-j", "-c", "--raw-output", "--join-output", "--compact-output", "--seq", "--stream")}),
+    # just: recipe runs and --list are filtered; interactive forms (--choose, --edit) and those that print
+    # the justfile or data (--dump, --json, --evaluate, --show...) stay native (the filter passes them too).
     R(96, "just", ("just",), None, "rtk just", "Build", 60,
-      raw_flags={"": ("--list", "-l", "--summary", "--dump", "--evaluate", "--choose", "--edit", "-e")}),
+      raw_flags={"": ("--choose", "--edit", "-e", "--json", "--dump", "--evaluate", "--show", "--summary",
+                      "--variables", "--groups", "--usage", "--completions", "--man", "--changelog", "--init",
+                      "--fmt")}),
     R(97, "ssh", ("ssh",), None, "rtk ssh", "Network", 40, min_words=2,
       raw_flags={"": ("-t", "-tt", "-N", "-f", "-L", "-R", "-D", "-W", "-O", "-G", "-V")}),
 ]  # fmt: skip
@@ -293,7 +297,7 @@ TAIL_FOLLOW = Rule(8, "tail-follow", ("tail",), None, "rtk tail", "Files", 60, k
 FUTURE: dict[str, str] = {
     "gh": "GitHub CLI", "glab": "GitLab CLI", "docker": "docker", "aws": "AWS CLI", "psql": "PostgreSQL",
     "rspec": "ruby", "rake": "ruby", "rails": "ruby", "rubocop": "ruby", "bundle": "ruby", "php": "php",
-    "phpunit": "php", "deno": "deno", "jq": "jq", "just": "just", "ssh": "ssh",
+    "phpunit": "php", "deno": "deno", "jq": "jq", "ssh": "ssh",
 }  # fmt: skip
 
 # Options that take a value and may come before the subcommand, per tool.
