@@ -9,6 +9,12 @@
 - fact-guard-stream: ``StreamGuard.feed`` over streamed blocks (64 KB of real ``cargo build``
   and ``pytest`` lines, a filter that prints the problem lines) against the time the same
   filter takes on them: 1 GB (100 MB with ``--quick``) of output. Budget: <= 5 % added.
+- tokens-estimate-100kb: ``tokens.estimate_shaped`` (the never-worse guard's and tracking's
+  measure) on the same 100 KB outputs. Aim: well under 1 ms.
+
+Alone (``python bench/fact_guard.py [--quick] [--merge]``) it prints the figures; ``--merge``
+writes them into bench/results.json next to the other benchmarks' (with the date and the
+interpreter floor of the run, which says how loaded the machine was).
 """
 
 from __future__ import annotations
@@ -89,6 +95,16 @@ def guard_100kb(runs: int) -> tuple[dict[str, Any], dict[str, Any]]:
     return kept, restoring
 
 
+def estimate_100kb(runs: int) -> dict[str, Any]:
+    from rtk import tokens
+
+    cases = {}
+    for name in CASES:
+        text = _scaled(name).decode("utf-8", "replace")
+        cases[name] = round(_median_ms(lambda text=text: tokens.estimate_shaped(text), runs), 3)
+    return {"worst_ms": max(cases.values()), "median_ms": round(statistics.median(cases.values()), 3), "cases": cases}
+
+
 def guard_stream(total: int) -> dict[str, Any]:
     from rtk.factguard import StreamGuard
 
@@ -148,17 +164,37 @@ def run(bench: Any) -> None:
     bench.record("fact-guard-restoring", {"cases": restoring}, "none (reported)", True)
     st = guard_stream(100_000_000 if bench.quick else 1_000_000_000)
     bench.record("fact-guard-stream", st, "guard <= 5% of the streaming time", st["guard_pct_of_filter"] <= 5)
+    est = estimate_100kb(max(bench.runs, 20))
+    bench.record("tokens-estimate-100kb", est, "well under 1 ms per 100 KB", est["worst_ms"] < 1.0)
 
 
 if __name__ == "__main__":
+    import json
+    import subprocess
 
     class _Bench:
         runs = 30
         quick = "--quick" in sys.argv
         results: dict[str, Any] = {}  # noqa: RUF012
 
+        def floor_s(self) -> float:
+            times = []
+            for _ in range(10):
+                t0 = time.perf_counter()
+                subprocess.run([sys.executable, "-I", "-c", "pass"], check=True)
+                times.append(time.perf_counter() - t0)
+            return statistics.median(times)
+
         def record(self, name: str, figures: dict[str, Any], budget: str, ok: bool) -> None:
             self.results[name] = {**figures, "budget": budget, "ok": ok}
             print(name, "ok" if ok else "MISS", figures, budget)
 
-    run(_Bench())
+    b = _Bench()
+    run(b)
+    if "--merge" in sys.argv:
+        path = ROOT / "bench" / "results.json"
+        data = json.loads(path.read_text())
+        stamp = time.strftime("%Y-%m-%d %H:%M")
+        for name, figures in b.results.items():
+            data["results"][name] = {**figures, "measured": stamp}
+        path.write_text(json.dumps(data, indent=2) + "\n")

@@ -5,7 +5,10 @@ cl100k_base ranks inside the package). Each fixture (.raw and .expected) is cut 
 chunks of 20 lines; each chunk is put in one shape (digits, punctuation, short lines,
 plain) and counted by both tokenizers. Prints the error of ``estimate`` (ceil(chars/4))
 and of ``estimate_shaped`` per shape (mean signed error and worst under-count), and
-with ``--fit`` the least-squares weights of the class counts (relative error, o200k).
+with ``--fit`` the least-squares weights of the features (relative error against the
+larger count) over the chunks and over every fixture's baseline and filtered candidate
+(``scripts/guard_decisions.py``: the texts the never-worse guard weighs), as fitted and
+scaled by 1.12 (what ``rtk.tokens.WEIGHTS`` holds, rounded).
 
 usage: python scripts/calibrate_tokens.py [--fit]
 """
@@ -103,7 +106,9 @@ def fit(texts: list[str], real: list[tuple[int, int]]) -> None:
             if r != c and m[c][c]:
                 f = m[r][c] / m[c][c]
                 m[r] = [a - f * b for a, b in zip(m[r], m[c], strict=True)]
-    print("weights per", tokens.FEATURES, [round(m[i][k] / m[i][i], 4) for i in range(k)])
+    weights = [m[i][k] / m[i][i] for i in range(k)]
+    print("weights per", tokens.FEATURES, [round(w, 4) for w in weights])
+    print("scaled by 1.12:", [round(w * 1.12, 2) for w in weights])
 
 
 def main() -> None:
@@ -111,7 +116,10 @@ def main() -> None:
     real = real_counts(texts)
     report(texts, real)
     if "--fit" in sys.argv:
-        fit(texts, real)
+        from guard_decisions import candidates
+
+        pairs = [str(r[k]) for r in candidates() if r["mode"] == "filtered" for k in ("base", "cand")]
+        fit(texts + pairs, real + real_counts(pairs))
 
 
 if __name__ == "__main__":

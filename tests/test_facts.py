@@ -53,6 +53,25 @@ def test_stream_guard_appends_what_the_stream_lost() -> None:
     assert g2.finish("") == ("", 0)
 
 
+def test_stream_guard_restores_in_stream_order_across_blocks() -> None:
+    g = factguard.StreamGuard()
+    for i in range(3):  # later blocks hold earlier offsets within them: the order is by block, then line
+        g.feed([f"pad line {j}" for j in range(5 - 2 * i)] + [f"src/m{i}.c:{i + 1}: error: e{i}"], [])
+    block, n = g.finish("done\n")
+    assert n == 3 and block.splitlines()[1:] == [f"src/m{i}.c:{i + 1}: error: e{i}" for i in range(3)]
+
+
+def test_dropped_lines_are_those_not_printed_as_they_are_and_once_each() -> None:
+    raw = "src/a.py:3: error: kept\n" + "src/b.py:7: error: dropped\n" * 3 + "plain words\n"
+    compact = "src/a.py:3: error: kept\n"
+    got = factguard.dropped(raw, set(compact.split("\n")), set(compact.split()))
+    assert got == ["src/b.py:7: error: dropped"]
+    # the lost fact names its first line in the raw output, and the line comes back once
+    text, n = factguard.restore(raw, compact)
+    assert n == 1 and text.endswith("src/b.py:7: error: dropped\n")
+    assert factguard.missing(raw, compact) == {("loc", "src/b.py", "7"): raw.index("src/b.py")}
+
+
 def test_pipeline_hints_match_the_extractor() -> None:
     assert pipeline.FACT_HINTS == factguard.STREAM_HINTS
     assert not pipeline.may_lose_facts("On branch main\nnothing to commit, working tree clean\n", "main: clean\n")

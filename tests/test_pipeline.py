@@ -168,6 +168,25 @@ def test_cr_redraws_are_resolved() -> None:
     assert res.text == "Downloading 100%\ndone\n"
 
 
+def test_never_worse_counts_real_token_shapes() -> None:
+    """Issue 14, defect 11: fewer characters but more tokens (words turned into numbers) is served raw."""
+    from test_tokens import DIGIT_OUT, DIGIT_RAW
+
+    res = pipeline.apply("t", lambda a, o, c: DIGIT_OUT, ["x"], DIGIT_RAW.encode(), 0, keep_fixed)
+    assert (res.mode, res.text) == ("raw-guard", DIGIT_RAW)
+    assert res.raw_tokens == res.out_tokens == tokens.estimate_shaped(DIGIT_RAW)  # what tracking records
+
+
+def test_never_worse_keeps_a_margin() -> None:
+    raw = "".join(f"line {i} of the output\n" for i in range(100))
+    nearly = raw.replace("line 7 of the output\n", "")  # one short line of 100 saved: within the 2% margin
+    res = pipeline.apply("t", lambda a, o, c: nearly, ["x"], raw.encode(), 0, keep_fixed)
+    assert res.mode == "raw-guard"
+    half = "".join(raw.splitlines(keepends=True)[:50])
+    res = pipeline.apply("t", lambda a, o, c: half, ["x"], raw.encode(), 0, keep_fixed)
+    assert res.mode == "filtered" and res.out_tokens < res.raw_tokens
+
+
 def test_tokens_are_chars_over_four() -> None:
     assert tokens.estimate("") == 0
     assert tokens.estimate("abcd") == 1

@@ -54,3 +54,12 @@ def test_counter_counts_real_tokens() -> None:
     p = subprocess.run(["node", "count_tokens.mjs"], cwd=TS, input=json.dumps(["hello world", "12345678"]),
                        capture_output=True, text=True, check=True)  # fmt: skip
     assert json.loads(p.stdout) == [[2, 2], [3, 3]]
+
+
+def test_the_digit_example_is_larger_in_real_tokens() -> None:
+    from test_tokens import DIGIT_OUT, DIGIT_RAW
+
+    p = subprocess.run(["node", "count_tokens.mjs"], cwd=TS, input=json.dumps([DIGIT_RAW, DIGIT_OUT]),
+                       capture_output=True, text=True, check=True)  # fmt: skip
+    (raw_o200k, _), (out_o200k, _) = json.loads(p.stdout)
+    assert out_o200k > 2 * raw_o200k

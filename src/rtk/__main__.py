@@ -19,7 +19,8 @@ usage: rtk [global options] <tool> [args...]     run a tool, print compact outpu
 rtk runs the real tool and prints what an agent needs of its output: errors
 with file:line, failing tests, changed files, counts, and the exact exit code.
 Unknown tools run unfiltered. RTK_DISABLED=1 turns every rtk run into the plain
-command. Token figures are estimates: ceil(characters / 4).
+command. Token figures are estimates: character classes weighted to match o200k/cl100k
+(older runs: ceil(characters / 4)).
 """
 
 

@@ -9,20 +9,49 @@ facts costs a few set operations.
 
 from __future__ import annotations
 
-from rtk.facts import MARKERS, Fact, _counts, _words, details, is_marker, line_facts, tag_of
+from rtk.facts import MARKERS, Fact, _counts, details, is_marker, line_facts, tag_of
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+
+# facts._words' punctuation as a bytes table: the same split, in C (no multi-byte UTF-8 sequence holds them).
+_PUNCT_BYTES = bytes(32 if chr(c) in "!\"#$%&'()*+,.:;<=>?@[\\]^`{|}~" else c for c in range(256))
 
 
 class Output:
-    """A compact output prepared for presence checks."""
+    """A compact output prepared for presence checks (each view computed on first use)."""
 
-    __slots__ = ("_numbers", "flat", "low", "text", "words")
+    __slots__ = ("_flat", "_low", "_numbers", "_words", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.flat = " ".join(text.split())
-        self.low = text.lower()
-        self.words = frozenset(_words(self.low))
+        self._flat: str | None = None
+        self._low: str | None = None
+        self._words: frozenset[str] | None = None
         self._numbers: frozenset[str] | None = None
+
+    @property
+    def flat(self) -> str:
+        """The text with every run of whitespace as one space."""
+        if self._flat is None:
+            self._flat = " ".join(self.text.split())
+        return self._flat
+
+    @property
+    def low(self) -> str:
+        if self._low is None:
+            self._low = self.text.lower()
+        return self._low
+
+    @property
+    def words(self) -> frozenset[str]:
+        """The lowercased words of the text, split at punctuation but ``/``, ``_`` and ``-`` (as ``facts._words``)."""
+        if self._words is None:
+            data = self.low.encode("utf-8", "surrogatepass").translate(_PUNCT_BYTES)
+            self._words = frozenset(data.decode("utf-8", "surrogatepass").split())
+        return self._words
 
     def numbers(self) -> frozenset[str]:
         """Every run of digits in the text (``29/29`` holds 29)."""
@@ -71,32 +100,85 @@ HEADER = "[rtk] restored {} the filter dropped:"
 
 
 def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = False) -> dict[Fact, int]:
-    """Facts of ``raw`` that ``compact`` lost, each with the offset (in UTF-8 bytes) of the line that holds it.
+    """Facts of ``raw`` that ``compact`` lost, each with the position (a character offset) of the line that holds it.
 
     ``counted``: the filter reported a cut (an exact count, and the raw output kept for recovery),
     so listing entries (grep matches, log commits) it left out are accounted for; the facts of
     problem lines (errors, failures, warnings) never are. ``exhaustive``: look at every line, not
     only those the C-speed search names (the reference the tests compare the fast path with).
     """
-    data = raw.encode("utf-8", "surrogatepass")
     kept = set(compact.split("\n"))
     words = set(compact.split())
-    every = [0] + [i + 1 for i, c in enumerate(data) if c == 10] if exhaustive else None
-    starts = every if every is not None else candidates(data, words)
-    todo: list[tuple[int, str]] = []
-    seen: set[str] = set()
-    looked: dict[str, int] = {}  # every line looked at, and how often (per-part counts add up)
-    for s in starts:
-        line = _line_at(data, s)
-        looked[line] = looked.get(line, 0) + 1
-        if not line or line in kept or line in seen:
-            continue
-        seen.add(line)
-        if not words.issuperset(line.split()):  # else every word of the line is still there: nothing to restore
-            todo.append((s, line))
+    if exhaustive:
+        todo = [ln for ln in dict.fromkeys(raw.split("\n")) if ln and ln not in kept]
+    else:
+        todo = dropped(raw, kept, words)
+    todo = [ln for ln in todo if not words.issuperset(ln.split())]  # else every word of the line is still there
     if not todo:
         return {}
-    return judge(todo, Output(compact), counted, looked)
+    out = Output(compact)
+    totals = _raw_totals(raw)  # computed only if a count is missing
+    lost = judge([(0, ln) for ln in todo], out, counted, totals)
+    if not lost:
+        return {}
+    # Facts lost: judge again in the raw output's order, so each fact names the first line that holds it.
+    pos = _positions(raw, set(todo))
+    return judge(sorted((pos[ln], ln) for ln in todo), out, counted, totals)
+
+
+def dropped(raw: str, kept: set[str], words: set[str]) -> list[str]:
+    """The distinct lines of ``raw`` that ``kept`` does not hold and that may carry a fact ``words`` lack.
+
+    Lines the compact output printed as they are, and repeats, go in C (set operations); the
+    C-speed search (``candidates``) then runs over what is left.
+    """
+    lines = set(raw.split("\n"))
+    lines -= kept
+    lines.discard("")
+    if not lines:
+        return []
+    data = "\n".join(lines).encode("utf-8", "surrogatepass")
+    return [_line_at(data, s) for s in candidates(data, words)]
+
+
+def _positions(raw: str, lines: set[str]) -> dict[str, int]:
+    """The offset in ``raw`` of the first occurrence of each of ``lines``."""
+    pos: dict[str, int] = {}
+    at = 0
+    for ln in raw.split("\n"):
+        if ln in lines and ln not in pos:
+            pos[ln] = at
+        at += len(ln) + 1
+    return pos
+
+
+def _raw_totals(raw: str) -> Callable[[frozenset[str]], dict[str, int]]:
+    """Summary counts summed over every line of ``raw`` ("2 passed" in each of 45 crates: 90), for the words asked."""
+
+    def totals(wanted: frozenset[str]) -> dict[str, int]:
+        low = raw.lower()
+        times: dict[int, int] = {}  # line start -> 1 (each line once, however many words it holds)
+        for w in wanted:
+            i = low.find(w)
+            while i >= 0:
+                times[low.rfind("\n", 0, i) + 1] = 1
+                end = low.find("\n", i)
+                if end < 0:
+                    break
+                i = low.find(w, end)
+        per_line: dict[str, int] = {}  # a line's text -> how often it came (a repeated line is read once)
+        for s in times:
+            end = raw.find("\n", s)
+            line = raw[s:end] if end >= 0 else raw[s:]
+            per_line[line] = per_line.get(line, 0) + 1
+        sums: dict[str, int] = {}
+        for line, n_times in per_line.items():
+            for _, n, word in _counts(line):
+                if word in wanted:
+                    sums[word] = sums.get(word, 0) + int(n) * n_times
+        return sums
+
+    return totals
 
 
 def _table(groups: dict[str, bytes], rest: int | None = None) -> bytes:
@@ -111,8 +193,9 @@ def _table(groups: dict[str, bytes], rest: int | None = None) -> bytes:
 _WS = " \t\r\v\f"
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # Bytes by class, for searches over a whole output in C: letters "a", digits "0"; hex digits "h".
-_CLASS = _table({_LETTERS: b"a", "0123456789": b"0", _WS: b" "})
-_HEXCLASS = _table({"0123456789abcdef": b"h", _WS: b" ", "\n": b"\n"}, ord("n"))
+# ":" and "(" alike, so one search finds both ``name.py:12`` and ``file.ts(3``; a line break is a space to the hex class.
+_CLASS = _table({_LETTERS: b"a", "0123456789": b"0", _WS: b" ", ":(": b":"})
+_HEXCLASS = _table({"0123456789abcdef": b"h", _WS + "\n": b" "}, ord("n"))
 # Lowercase, digits as "0": for problem hints, and for "3 passed", "2 skipped" (count lines no hint finds).
 _NORM = _table({**{c: c.lower().encode() for c in _LETTERS}, "0123456789": b"0"})
 _COUNT_NEEDLES = (b"0 passed", b"0 skipped", b"0 xpassed")
@@ -135,17 +218,15 @@ def candidates(data: bytes, words: set[str]) -> list[int]:
         for needle in _COUNT_NEEDLES:
             _lines_with(needle, norm, starts)
     cls = data.translate(_CLASS)
-    for sig in (b"a:0", b"a(0"):
-        i = cls.find(sig)
-        while i >= 0:
-            i = _word_hit(data, i, words, starts, False)
-            i = cls.find(sig, i)
+    i = cls.find(b"a:0")
+    while i >= 0:
+        i = _word_hit(data, i, words, starts, False)
+        i = cls.find(b"a:0", i)
     hexed = data.translate(_HEXCLASS)
-    for sig in (b" hhhhhhh", b"\nhhhhhhh"):
-        i = hexed.find(sig)
-        while i >= 0:
-            i = _word_hit(data, i + 1, words, starts, True)
-            i = hexed.find(sig, i)
+    i = hexed.find(b" hhhhhhh")
+    while i >= 0:
+        i = _word_hit(data, i + 1, words, starts, True)
+        i = hexed.find(b" hhhhhhh", i)
     if hexed.startswith(b"hhhhhhh"):
         _word_hit(data, 0, words, starts, True)
     return sorted(starts)
@@ -186,11 +267,13 @@ def _line_at(data: bytes, start: int) -> str:
     return (data[start:end] if end >= 0 else data[start:]).decode("utf-8", "surrogatepass")
 
 
-def judge(todo: list[tuple[int, str]], out: Output, counted: bool, looked: dict[str, int]) -> dict[Fact, int]:
-    """The facts of the dropped lines ``todo`` that ``out`` does not hold.
+def judge(
+    todo: list[tuple[int, str]], out: Output, counted: bool, totals: Callable[[frozenset[str]], dict[str, int]]
+) -> dict[Fact, int]:
+    """The facts of the dropped lines ``todo`` (position, line) that ``out`` does not hold.
 
-    ``looked``: every candidate line and how often it came; a count the filter summed over parts
-    ("2 passed" in each of 45 crates: "90 passed") is present when the sum is.
+    ``totals``: the count words asked, each summed over the whole output; a count the filter summed over
+    parts ("2 passed" in each of 45 crates: "90 passed") is present when the sum is.
     """
     tags = _tags(todo)
     lost: dict[Fact, int] = {}
@@ -203,12 +286,9 @@ def judge(todo: list[tuple[int, str]], out: Output, counted: bool, looked: dict[
                 lost[f] = i
     counts = [f for f in lost if f[0] == "count"]
     if counts:
-        totals: dict[str, int] = {}
-        for line, times in looked.items():
-            for _, n, word in _counts(line):
-                totals[word] = totals.get(word, 0) + int(n) * times
+        sums = totals(frozenset(f[2] for f in counts))
         for f in counts:
-            if str(totals.get(f[2], -1)) in out.words:
+            if str(sums.get(f[2], -1)) in out.words:
                 del lost[f]
     return lost
 
@@ -234,8 +314,10 @@ def restore(raw: str, compact: str, counted: bool = False) -> tuple[str, int]:
     lost = missing(raw, compact, counted)
     if not lost:
         return compact, 0
-    data = raw.encode("utf-8", "surrogatepass")
-    lines = [_line_at(data, s) for s in sorted(set(lost.values()))]
+    lines = []
+    for s in sorted(set(lost.values())):
+        end = raw.find("\n", s)
+        lines.append(raw[s:end] if end >= 0 else raw[s:])
     if compact and not compact.endswith("\n"):
         compact += "\n"
     return compact + block(lines), len(lines)
@@ -254,7 +336,7 @@ class StreamGuard:
 
     Only problem lines (error, failure, warning, panic...) are tracked while streaming:
     a block with none of the hint substrings costs one ``lower()`` and a few substring
-    searches. Memory stays flat: at most ``LIMIT`` lines and ``KEEP`` characters of
+    searches (on bytes when it is ASCII). Memory stays flat: at most ``LIMIT`` lines and ``KEEP`` characters of
     printed output are kept.
     """
 
@@ -268,36 +350,46 @@ class StreamGuard:
         self.looked: dict[str, int] = {}  # each such line and how often it came
         self.printed: list[str] = []
         self.kept = 0
-        self.n = 0  # characters seen: the position of a block's first line
+        self.n = 0  # blocks seen
 
     def feed(self, lines: list[str], parts: list[str]) -> None:
         """One block of raw lines and what the filter printed for it."""
-        base = self.n
-        text = "\n".join(lines)
-        self.n += len(text) + 1
+        self.n += 1
+        base = self.n << 40  # positions order blocks, then lines within a block
         if self.kept < self.KEEP:
             for p in parts:
                 self.printed.append(p)
                 self.kept += len(p)
         if len(self.todo) >= self.LIMIT:
             return
-        low = text.lower()
+        text = "\n".join(lines)
         starts: set[int] = set()
-        for h in _STREAM_ASCII if low.isascii() else STREAM_HINTS:
-            i = low.find(h)
-            while i >= 0:  # the start of each line with a hint, found in C
-                starts.add(low.rfind("\n", 0, i) + 1)
-                end = low.find("\n", i)
-                i = low.find(h, end) if end >= 0 else -1
+        if text.isascii():  # bytes: lower() and find() are faster, and offsets are the same
+            data = text.encode().lower()
+            for hb in _HINT_ASCII:
+                i = data.find(hb)
+                while i >= 0:  # the start of each line with a hint, found in C
+                    starts.add(data.rfind(b"\n", 0, i) + 1)
+                    end = data.find(b"\n", i)
+                    i = data.find(hb, end) if end >= 0 else -1
+        else:
+            low = text.lower()
+            for h in STREAM_HINTS:
+                i = low.find(h)
+                while i >= 0:
+                    starts.add(low.rfind("\n", 0, i) + 1)
+                    end = low.find("\n", i)
+                    i = low.find(h, end) if end >= 0 else -1
         if not starts:
             return
-        shown = set("".join(parts).split("\n"))
+        shown = set("".join(parts).split("\n")) if parts else set()
+        looked = self.looked
         for s in starts:
             end = text.find("\n", s)
             line = text[s:end] if end >= 0 else text[s:]
             if line and line not in shown:
-                n = self.looked.get(line, 0)
-                self.looked[line] = n + 1
+                n = looked.get(line, 0)
+                looked[line] = n + 1
                 if not n:
                     self.todo.append((base + s, line))
 
@@ -306,7 +398,17 @@ class StreamGuard:
         if not self.todo:
             return "", 0
         out = Output("".join(self.printed) + summary)
-        lost = judge(self.todo, out, counted, self.looked)
+        looked = self.looked
+
+        def totals(wanted: frozenset[str]) -> dict[str, int]:
+            sums: dict[str, int] = {}
+            for line, times in looked.items():
+                for _, n, word in _counts(line):
+                    if word in wanted:
+                        sums[word] = sums.get(word, 0) + int(n) * times
+            return sums
+
+        lost = judge(self.todo, out, counted, totals)
         if not lost:
             return "", 0
         at = dict(self.todo)

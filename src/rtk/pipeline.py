@@ -13,8 +13,9 @@ time and in the fixture tests alike:
 4. fact guard: a fact of the baseline (location, code, failing test, hash,
    marker line...; see ``rtk.facts`` and ``rtk.factguard``) that the filter dropped brings its
    line back, under one header, counted in ``Outcome.restored``;
-5. never worse: if the result (hint included) is not smaller than the baseline,
-   the baseline is printed. The baseline is the raw output, or what a filter names
+5. never worse: if the result (hint included) is not smaller than the baseline
+   by a margin (``smaller``: the shaped token estimate of ``rtk.tokens``, the
+   same measure tracking records), the baseline is printed. The baseline is the raw output, or what a filter names
    in ``Filtered.baseline``: what the user's command would have printed (no injected
    flags), secrets masked. Masking is not a compression, so it always applies, and
    the fact guard restores lines from the baseline, never unmasked raw lines.
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 class Outcome:
     """What a run prints, and the figures tracking needs."""
 
-    __slots__ = ("cut", "data", "error", "mode", "raw_text", "restored", "tee_path", "text")
+    __slots__ = ("_tokens", "cut", "data", "error", "mode", "raw_text", "restored", "tee_path", "text")
 
     def __init__(
         self,
@@ -60,14 +61,35 @@ class Outcome:
         self.tee_path = tee_path
         self.error = error
         self.restored = 0  # raw lines the fact guard put back
+        self._tokens: tuple[int, int] | None = None
+
+    def _counts(self) -> tuple[int, int]:
+        if self._tokens is None:
+            self._tokens = (tokens.estimate_shaped(self.raw_text), tokens.estimate_shaped(self.text))
+        return self._tokens
 
     @property
     def raw_tokens(self) -> int:
-        return tokens.estimate(self.raw_text)
+        """Estimated tokens of the raw output (``tokens.estimate_shaped``)."""
+        return self._counts()[0]
 
     @property
     def out_tokens(self) -> int:
-        return tokens.estimate(self.text)
+        """Estimated tokens of what is printed (``tokens.estimate_shaped``)."""
+        return self._counts()[1]
+
+
+# Never worse, with a margin: a filtered output is printed only when its estimate is below the
+# baseline's by MARGIN_PCT percent and MARGIN_MIN tokens (the estimate's error on one output
+# against o200k is a few percent; a saving smaller than that may be none: bench/tokens_calibration.md).
+MARGIN_PCT = 2
+MARGIN_MIN = 2
+
+
+def smaller(text: str, base: str) -> tuple[bool, int, int]:
+    """Is ``text`` clearly smaller than ``base``? And both estimates (shaped, so tracking can reuse them)."""
+    out_tok, base_tok = tokens.estimate_shaped(text), tokens.estimate_shaped(base)
+    return out_tok + max(MARGIN_MIN, base_tok * MARGIN_PCT // 100) <= base_tok, base_tok, out_tok
 
 
 def ensure_newline(text: str) -> str:
@@ -108,10 +130,13 @@ def bounded_raw(
         tail = limit - head
         omitted = len(lines) - head - tail
         text = "\n".join([*lines[:head], f"[rtk] ... {omitted} lines omitted ...", *lines[-tail:], tee.hint(tee_path)])
-    if tokens.estimate(text) >= tokens.estimate(raw_text):  # a few short lines cut: the marks cost more
+    shown = text + "\n"
+    ok, raw_tok, out_tok = smaller(shown, raw_text)
+    if not ok:  # a few short lines cut: the marks cost more
         res = Outcome(ensure_newline(raw_text), raw_text, mode, 0, tee_path, error)
     else:
-        res = Outcome(text + "\n", raw_text, mode, omitted, tee_path, error)
+        res = Outcome(shown, raw_text, mode, omitted, tee_path, error)
+        res._tokens = (raw_tok, out_tok)
     res.restored = restored
     return res
 
@@ -172,10 +197,12 @@ def finish(
         return Outcome(ensure_newline(base), base, "raw-guard", 0, None)
     if tee_path is not None and (cut > 0 or exit_code != 0):
         text = text + tee.hint(tee_path) + "\n"
-    if tokens.estimate(text) >= tokens.estimate(base):
+    ok, base_tok, out_tok = smaller(text, base)
+    if not ok:
         res = Outcome(ensure_newline(base), base, "raw-guard", 0, tee_path)
     else:
         res = Outcome(text, base, "filtered", cut, tee_path)
+        res._tokens = (base_tok, out_tok)
     res.restored = restored  # counted even when the baseline won: the filter still lost facts
     return res
 

@@ -28,16 +28,19 @@ HOLD_SECONDS = 1.0
 class Out:
     """Our stdout. A closed pipe (``rtk git log | head -1``) ends output quietly."""
 
-    __slots__ = ("broken", "chars")
+    __slots__ = ("broken", "chars", "tally")
 
     def __init__(self) -> None:
         self.broken = False
         self.chars = 0
+        self.tally: tokens.Tally | None = None  # what was printed, in estimated tokens (streams, passthrough)
 
     def write(self, text: str) -> None:
         if self.broken or not text:
             return
         self.chars += len(text)
+        if self.tally is not None:
+            self.tally.add(text)
         self.write_bytes(text.encode("utf-8", "replace"))
 
     def write_bytes(self, data: bytes) -> None:
@@ -163,10 +166,11 @@ def _run_buffered(
     if over:
         # Too large to hold: show what we have and the rest raw, as it comes.
         _say(1, f"rtk: {spec.name}: output over {limit} bytes; passing it through raw")
-        chars = _passthrough(child, raw, out)
+        out.tally = tally = tokens.Tally()
+        _passthrough(child, raw, out)
         code = child.wait()
-        tracked = code if track_code is None else track_code
-        _track(argv, spec.name, tokens.from_chars(chars), tokens.from_chars(chars), started, tracked)
+        shown = tally.total()  # printed as it came: raw and output are the same
+        _track(argv, spec.name, shown, shown, started, code if track_code is None else track_code)
         return code
     code = child.wait()
     res = pipeline.apply(spec.name, spec.filter, argv, raw, code)
@@ -237,6 +241,8 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
     raw_whole = False  # the filter failed before printing anything: the raw output is all there is
     deadline = time.monotonic() + HOLD_SECONDS
     raw_chars = 0
+    raw_tally = tokens.Tally()
+    out.tally = shown_tally = tokens.Tally()
     pending = b""
     fd = child.fd
 
@@ -318,6 +324,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
             lines.pop()
         raw_chars += sum(map(len, lines)) + len(lines)
         fresh = True
+        raw_tally.add_lines(lines)
         if filt is None:
             emit("".join(ln + "\n" for ln in lines))
         else:
@@ -340,6 +347,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
     if pending and not out.broken:
         tail = clean_line(decode(pending))
         raw_chars += len(tail) + 1
+        raw_tally.add_lines([tail])
         if filt is None:
             emit(tail + "\n")
         else:
@@ -384,7 +392,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         if tee_path is not None and not raw_whole and (cut_items > 0 or code != 0):
             summary += tee.hint(tee_path) + "\n"
         out.write(summary)
-        raw_tok, out_tok = tokens.from_chars(raw_chars), tokens.from_chars(out.chars)
+        raw_tok, out_tok = raw_tally.total(), shown_tally.total()
     _say(
         1,
         f"rtk: {spec.name} [stream]: {raw_tok} -> {out_tok} tokens ({tokens.savings_pct(raw_tok, out_tok):.1f}% saved, {tokens.METHOD})",

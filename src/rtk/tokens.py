@@ -1,25 +1,29 @@
 """The token estimators: the one place that turns text into a token count.
 
-``estimate`` is ``ceil(chars/4)``: what the never-worse guard, tracking and every
-fixture's savings floor use today. A real BPE tokenizer (o200k, cl100k) spends about
-one token per English word but one per 1-3 digits, most punctuation and each line
-break, so ``ceil(chars/4)`` undercounts those shapes (an output that adds numbers can
-look smaller while it costs more). ``estimate_shaped`` is the calibrated replacement:
-a weighted count of character classes (letters, digits, punctuation, spaces, line
-breaks, non-ASCII bytes) and of the runs of letters and digits, computed with a few
-``bytes.translate``/``bytes.count`` passes (stdlib only, no ``re``). Its weights come
-from ``scripts/calibrate_tokens.py`` (least squares against the larger of the o200k
-and cl100k counts over the fixtures) and are rounded up, so it leans to over-counting,
-most on digits, punctuation and short lines. Both estimate shell-output size, not
-billed tokens.
+``estimate_shaped`` is what rtk counts with: the never-worse guard's decision, the
+figures tracking records, ``rtk gain`` and ``-v`` print, and every fixture's savings
+floor. A real BPE tokenizer (o200k, cl100k) spends about one token per English word
+but one per 1-3 digits, most punctuation and each line break, so ``ceil(chars/4)``
+undercounts those shapes (an output that adds numbers could look smaller while it
+cost more). The shaped estimate is a weighted count of character classes (letters,
+digits, punctuation, spaces, line breaks, non-ASCII bytes) and of the runs of letters
+and digits and of runs of fill characters (rules, column padding), computed with a few
+``bytes.translate``/``bytes.count`` passes (stdlib only, no ``re``; well under 1 ms per
+100 KB, see bench/tokens_calibration.md). Its weights come from
+``scripts/calibrate_tokens.py --fit`` (least squares of the relative error against the
+larger of the o200k and cl100k counts, over 20-line chunks of every fixture and over
+each fixture's raw output and filtered candidate) scaled up by 12%, so it leans to
+over-counting by about 10% on every shape. ``estimate`` (``ceil(chars/4)``) stays
+for size budgets that need no precision (listing budgets). Both estimate shell-output
+size, not billed tokens.
 """
 
 from __future__ import annotations
 
-METHOD = "ceil(chars/4)"
-METHOD_SHAPED = "class-weighted estimate"
+METHOD = "character classes weighted to match o200k/cl100k"
+METHOD_CHARS = "ceil(chars/4)"
 
-FEATURES = ("letters", "digits", "punct", "spaces", "newlines", "non-ascii", "words", "numbers")
+FEATURES = ("letters", "digits", "punct", "spaces", "newlines", "non-ascii", "words", "numbers", "fills")
 
 
 def _table(cls: dict[str, bytes], other: bytes) -> bytes:
@@ -37,20 +41,29 @@ _PUNCT = "".join(chr(c) for c in range(33, 127) if not chr(c).isalnum())
 _CLASSES = _table({_LETTERS: b"a", _DIGITS: b"d", _PUNCT: b"p", " \t\r\f\v": b"s", "\n": b"n"}, b"h")
 _WORDS = _table({_LETTERS: b"a"}, b".")  # ".a" marks where a run of letters starts
 _NUMBERS = _table({_DIGITS: b"d"}, b".")
+# Fill characters: a rule (``-----``, ``*****``), column padding or dot leaders is a few tokens, not one a character.
+_FILLS = _table({" -=*_#~.": b"q"}, b".")
 
-# Tokens per unit of each feature (see FEATURES), fitted and rounded up (see the module docstring).
-WEIGHTS = (0.10, 0.50, 0.25, 0.13, 1.15, 0.34, 0.85, 1.30)
+# Tokens per unit of each feature (see FEATURES), fitted and scaled up by 12% (see the module docstring).
+# "fills" counts four fill characters in a row (non-overlapping): its weight takes back most of what
+# they cost as spaces or punctuation.
+WEIGHTS = (0.12, 0.37, 0.57, 0.58, 1.02, 0.23, 0.36, 1.32, -2.11)
 
 
 def features(text: str) -> tuple[int, ...]:
     """The class counts the estimate weighs, in the order of :data:`FEATURES`."""
     data = text.encode("utf-8", "surrogatepass")
     c = data.translate(_CLASSES)
-    words = b"." + data.translate(_WORDS)
-    numbers = b"." + data.translate(_NUMBERS)
-    breaks = c.count(b"n") - (c[-1:] == b"n")  # the final line break: printing adds one where it was missing
-    return (c.count(b"a"), c.count(b"d"), c.count(b"p"), c.count(b"s"), breaks, c.count(b"h"),
-            words.count(b".a"), numbers.count(b".d"))  # fmt: skip
+    digits, punct, spaces, breaks = c.count(b"d"), c.count(b"p"), c.count(b"s"), c.count(b"n")
+    other = 0 if text.isascii() else c.count(b"h")
+    letters = len(c) - digits - punct - spaces - breaks - other
+    w = data.translate(_WORDS)  # ".a" marks where a run of letters starts (or "a" at the very start)
+    m = data.translate(_NUMBERS)
+    words = w.count(b".a") + (w[:1] == b"a")
+    numbers = m.count(b".d") + (m[:1] == b"d")
+    fills = data.translate(_FILLS).count(b"qqqq")
+    breaks -= c[-1:] == b"n"  # the final line break: printing adds one where it was missing
+    return (letters, digits, punct, spaces, breaks, other, words, numbers, fills)
 
 
 def estimate(text: str) -> int:
@@ -58,14 +71,60 @@ def estimate(text: str) -> int:
     return (len(text) + 3) // 4
 
 
-def estimate_shaped(text: str) -> int:
-    """Estimated tokens in ``text`` from its character classes (closer to real tokenizers; see the module doc)."""
-    if not text:
-        return 0
+def _weighted(text: str) -> float:
     total = 0.0
     for w, n in zip(WEIGHTS, features(text), strict=True):
         total += w * n
-    return int(total) + 1
+    return total
+
+
+def estimate_shaped(text: str) -> int:
+    """Estimated tokens in ``text`` from its character classes (closer to real tokenizers; see the module doc)."""
+    return int(_weighted(text)) + 1 if text else 0
+
+
+class Tally:
+    """The shaped estimate of a stream fed in blocks, at a bounded cost.
+
+    The first ``EXACT`` characters are all measured; after that one block in ``EVERY``
+    is, and the total is scaled by characters (a 1 GB stream costs what 64 MB would).
+    """
+
+    EXACT = 4 << 20
+    EVERY = 16
+
+    __slots__ = ("blocks", "chars", "measured", "weighted")
+
+    def __init__(self) -> None:
+        self.chars = 0  # every character fed
+        self.measured = 0  # the characters that were measured
+        self.weighted = 0.0
+        self.blocks = 0
+
+    def add(self, text: str) -> None:
+        """One block of the stream (``text``, whole lines with their line breaks)."""
+        self.chars += len(text)
+        self.blocks += 1
+        if self.chars <= self.EXACT or self.blocks % self.EVERY == 0:
+            self.weighted += _weighted(text) + WEIGHTS[4] * (text[-1:] == "\n")  # the block's last break counts
+            self.measured += len(text)
+
+    def add_lines(self, lines: list[str]) -> None:
+        """A block given as its lines (a line break after each); joined only when measured."""
+        n = sum(map(len, lines)) + len(lines)
+        if self.chars + n <= self.EXACT or (self.blocks + 1) % self.EVERY == 0:
+            self.add("".join(ln + "\n" for ln in lines))
+        else:
+            self.chars += n
+            self.blocks += 1
+
+    def total(self) -> int:
+        """The stream's estimated tokens."""
+        if not self.chars:
+            return 0
+        if not self.measured:
+            return from_chars(self.chars)
+        return int(self.weighted * self.chars / self.measured) + 1
 
 
 def from_chars(chars: int) -> int:

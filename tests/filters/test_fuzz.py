@@ -83,7 +83,7 @@ def _check(fx: Fixture, raw: bytes, code: int) -> None:
     out = run(dataclasses.replace(fx, raw=raw, exit_code=code))
     assert out.mode != "raw-error", f"{fx.name} crashed: {out.error}\n--- input ({code}) ---\n{raw!r}"
     if out.mode != "verbatim":  # raw modes may add the final newline the tool left out
-        shown = tokens.estimate(out.text.rstrip("\n") if out.mode != "filtered" else out.text)
+        shown = tokens.estimate_shaped(out.text.rstrip("\n") if out.mode != "filtered" else out.text)
         assert shown <= out.raw_tokens, (fx.name, out.mode, out.text)
     for bad in (b"\xff\xfe bad", b"caf\xe9"):
         if bad in raw and out.mode != "filtered" and out.cut == 0:  # shown raw and whole

@@ -64,7 +64,10 @@ def test_weekly_monthly_csv_and_text(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert p.stdout.splitlines()[0].startswith("period,model,requests,input,output,cache_write_5m")
     p = rtk("cc-economics", "--since", "all")
     assert p.returncode == 0
-    assert "$7.29" in p.stdout and "rtk's savings are estimates: ceil(characters / 4)" in p.stdout
+    assert (
+        "$7.29" in p.stdout
+        and "rtk's savings are estimates: character classes weighted to match o200k/cl100k" in p.stdout
+    )
 
 
 def test_price_table_from_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -358,7 +358,8 @@ def render(report: dict[str, Any], history: dict[str, Any] | None, generated: st
         f" {_e(hist_period)}.</p>"
         f"{_rerun_table(reruns, history['rerun_window'] if history else 5)}</section>",
         "</main><footer><ul>",
-        "<li>Token figures are estimates: ceil(characters / 4) of the shell output, not billed tokens. Negative savings"
+        "<li>Token figures are estimates of the shell output, not billed tokens: rtk's runs weigh character classes to"
+        " match o200k/cl100k (older runs, and the transcripts' outputs: ceil(characters / 4)). Negative savings"
         " (output that grew) are counted, and every rate is weighted: total saved / total raw.</li>",
         "<li>Adoption and re-runs come from the agent transcripts on this machine (Claude Code, Codex CLI); the"
         " agents' own tools (Read, Grep, Glob, subagent tools) never pass through the shell, so rtk cannot see them.</li>",

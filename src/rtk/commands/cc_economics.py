@@ -26,8 +26,8 @@ NOTES = [
     "cost: input, output, 5-minute and 1-hour cache writes and cache reads, each at its model's price"
     " (USD per million tokens; built-in list prices, override with economics.prices in the config);"
     " models without a price are listed, not guessed",
-    "rtk's savings are estimates: ceil(characters / 4) of the shell output rtk kept out of the context, not billed"
-    " tokens; negative savings count; raw re-runs after rtk (and recovery-file reads) are subtracted",
+    "rtk's savings are estimates: character classes weighted to match o200k/cl100k (older runs: ceil(characters / 4))"
+    " of the shell output rtk kept out of the context, not billed tokens; negative savings count; raw re-runs after rtk (and recovery-file reads) are subtracted",
     "value: each net saved token once, at the cache-write price of the period's main model; an output that stays"
     " in context is also re-read at the cache-read price on every later request, which this leaves out",
     "Claude Code writes usage while a reply streams; the largest value per request is used (older versions can"

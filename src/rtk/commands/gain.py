@@ -17,7 +17,10 @@ from rtk.tracking import db as trackdb
 from rtk.tracking import queries
 from rtk.tracking.queries import Scope
 
-NOTE = f"tokens are estimated as {tokens.METHOD} of the shell output, not billed tokens"
+NOTE = (
+    f"tokens are estimated from {tokens.METHOD} of the shell output (runs recorded before that estimate:"
+    f" {tokens.METHOD_CHARS}), not billed tokens"
+)
 
 
 def _parser() -> argparse.ArgumentParser:

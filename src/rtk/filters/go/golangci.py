@@ -47,6 +47,10 @@ def _issue(line: str) -> tuple[str, str, str, str] | None:
     return None
 
 
+# Findings from which the header tallies them per linter.
+BY_LINTER_MIN = 10
+
+
 def lint(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
     files: dict[str, list[str]] = {}
     linters: dict[str, int] = {}
@@ -81,8 +85,10 @@ def lint(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
     if not total:
         return "\n".join([*logs, "golangci-lint: no issues"]) + "\n"
     cap = Limits().max_warnings
-    by = ", ".join(f"{k} {v}" for k, v in sorted(linters.items(), key=lambda kv: (-kv[1], kv[0])))
-    out = [*logs, f"golangci-lint: {plural(total, 'issue')} in {plural(len(files), 'file')} ({by})"]
+    head = f"golangci-lint: {plural(total, 'issue')} in {plural(len(files), 'file')}"
+    if total >= BY_LINTER_MIN:  # a few findings name their linter each; the tally would cost more than it says
+        head += " (" + ", ".join(f"{k} {v}" for k, v in sorted(linters.items(), key=lambda kv: (-kv[1], kv[0]))) + ")"
+    out = [*logs, head]
     shown = 0
     for path, items in files.items():
         if cap > 0 and shown >= cap:

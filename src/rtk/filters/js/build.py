@@ -216,6 +216,8 @@ def prisma(argv: list[str], output: str, exit_code: int) -> str | Filtered | Non
     if exit_code != 0:
         if not errors:
             raise Unrecognized("failed without an error line")
+        if len(errors) == len(keep):  # the error says it all; a header would cost more than the banners cut
+            return "\n".join(keep)
         return "\n".join([f"prisma {sub}: failed (exit {exit_code})", *keep])
     if errors:
         raise Unrecognized("error lines on exit 0")
