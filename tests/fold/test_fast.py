@@ -23,7 +23,7 @@ def _per_line(lines: list[str]) -> list[str]:
     for ln in lines:
         out.extend(f.feed(ln))
     out.extend(f.finish())
-    return out + ["-- dropped --", *f.dropped]
+    return [*out, "-- dropped --", *f.dropped]
 
 
 def _blocks(lines: list[str], size: int) -> list[str]:
@@ -33,7 +33,7 @@ def _blocks(lines: list[str], size: int) -> list[str]:
     for i in range(0, len(lines), size):
         out.extend(f.feed_lines(lines[i : i + size]))
     out.extend(f.finish())
-    return out + ["-- dropped --", *f.dropped]
+    return [*out, "-- dropped --", *f.dropped]
 
 
 @pytest.mark.parametrize("log", LOGS)
