@@ -21,6 +21,9 @@ _ROUTE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + ".CgsWEF<"
 _STARTS = re.compile(r"\s*$|\s+at |\s*\.\.\. |Caused by: |goroutine \d|stack backtrace:|[WEF<]")
 _DIGIT = re.compile(r"\d")
 _ZEROS = bytes.maketrans(b"123456789", b"000000000")
+LONG = 40  # a line of more tokens than this is templated by its first LONG_KEEP tokens
+LONG_KEEP = 3
+BODY_CHARS = 1 << 20  # characters of block insides remembered, to name a repeated one by its range
 FAST = 20_000  # lines remembered by their shape (digits made 0) for the fast path, before it starts again
 
 
@@ -53,6 +56,10 @@ class Folder:
         self._fast: dict[bytes, tuple[Template, int, tuple[str, ...], bool]] = {}
         self._keys: dict[tuple[object, ...], int] = {}  # group key (template, kind of each field) -> its number
         self._nkeys = 0
+        self._blk: list[list[object]] = []  # the pending entries of the block (traceback...) going on
+        self._bodies: dict[tuple[str, ...], tuple[int, int, str]] = {}  # a block's inside -> its lines, first line
+        self._body_chars = 0
+        self._dups: dict[str, tuple[Template | None, int]] = {}  # marker lines seen: their template and key
         self._marked = False  # the line before was shown as a marker or part of a block
         self.dropped: list[str] | None = None  # when a list, the lines folded away are added to it (fact guard)
 
@@ -145,6 +152,8 @@ class Folder:
 
     def finish(self) -> list[str]:
         """The remaining lines: held folds with their final counts, the access summary, the last lines."""
+        if self._blk:
+            self._close_block()
         out = self._flush(True)
         for no, line in self.tail:
             self._access(line)
@@ -192,15 +201,33 @@ class Folder:
             self._access(line)
         marked, self._marked = self._marked, False
         blank = not line or line.isspace()  # a blank line is shown: no fold line could be shorter
-        if self.blocks.feed(line) or blank or is_marker(line) or (marked and is_location(line)):
+        if self.blocks.feed(line):
+            self._marked = not blank
+            entry: list[object] = ["show", no, line]
+            self.pending.append(entry)
+            if self.blocks.length == 1 and self._blk:  # another block starts right after one
+                self._close_block()
+            self._blk.append(entry)
+            return
+        if self._blk:
+            self._close_block()
+        if blank or (marked and is_location(line)):
             self._marked = not blank
             self.pending.append(["show", no, line])
             return
+        if is_marker(line):
+            self._marker(no, line)
+            return
         raw = tokens(line)
+        long = len(raw) > LONG
+        if long:  # a command line of 200 words: its first words say what kind of line it is
+            raw = [*raw[:LONG_KEEP], " ".join(raw[LONG_KEEP:])]
         get = self._cache.get
         masks = [get(tok) or self._mask(tok) for tok in raw]
+        if long:
+            masks[-1] = "<…>"
         t, key, sig = self._template(masks)
-        if shape is not None and not _DIGIT.search("".join(sig)):  # a digit in a constant token: not by shape
+        if shape is not None and not long and not _DIGIT.search("".join(sig)):  # a digit in a constant: not by shape
             if len(self._fast) > FAST:
                 self._fast.clear()
             self._fast[shape] = (t, key, sig, '"' not in line and "'" not in line)
@@ -222,9 +249,9 @@ class Folder:
                 self.dropped.append(line)
             return
         if len(g.tents) < TENTS:
-            entry: list[object] = ["tent", no, line, g]
-            g.tents.append(entry)
-            self.pending.append(entry)
+            tent: list[object] = ["tent", no, line, g]
+            g.tents.append(tent)
+            self.pending.append(tent)
         else:
             g.cancelled = True
             for e in g.tents:
@@ -232,6 +259,65 @@ class Folder:
                     e[0] = "dead"
             if self.dropped is not None:
                 self.dropped.append(line)
+
+    def _marker(self, no: int, line: str) -> None:
+        """A warning or error line: shown; the same line again (no time or id in it) folds with exact counts.
+
+        Its first two times are shown; from the second on it is a group of its own, so a
+        line repeated a few times stays whole (rare) and one repeated 100 times is counted.
+        """
+        self._marked = True
+        seen = self._dups.get(line)
+        if seen is None:
+            if len(self._dups) > CACHE:
+                self._dups.clear()
+            self._dups[line] = None, -1
+            self.pending.append(["show", no, line])
+            return
+        t, key = seen
+        if t is None:
+            t = Template(-2, [line])
+            key = self._nkeys
+            self._nkeys += 1
+            self._dups[line] = t, key
+        else:
+            self._marked = False  # its location (`` --> file:line``) is a line like others
+        self._grouped(no, line, [line], t, key, (line,))
+
+    def _close_block(self) -> None:
+        """A traceback or stack trace ended: its inside, the same as a block's shown before, becomes one line.
+
+        Its last line (the message) stays whole; its first stays too unless it is the same as
+        that block's first (``Traceback (most recent call last):``, not a Java exception line).
+        """
+        blk, self._blk = self._blk, []
+        mid = blk[1:-1]
+        if len(mid) < 3 or blk[0][0] != "show":  # short, or already printed (live output)
+            return
+        body = tuple(str(e[2]) for e in mid)
+        head = str(blk[0][2])
+        seen = self._bodies.get(body)
+        if seen is None:
+            size = sum(map(len, body))
+            if self._body_chars + size <= BODY_CHARS:
+                self._bodies[body] = (int(blk[0][1]), int(mid[-1][1]), head)  # type: ignore[call-overload]
+                self._body_chars += size
+            return
+        if head == seen[2]:
+            mid = blk[:-1]
+            body = (head, *body)
+            start = seen[0]
+        else:
+            start = seen[0] + 1
+        first, last = int(mid[0][1]), int(mid[-1][1])  # type: ignore[call-overload]
+        text = f"… lines {first}-{last}: the same {len(mid)} lines as lines {start}-{seen[1]}"
+        if len(text) >= size_of(body):
+            return
+        mid[0][0] = "ref"
+        mid[0].append(text)
+        for e in mid[1:]:
+            e[0] = "dead"
+        self.folded += len(mid)
 
     def _access(self, line: str) -> None:
         if '" ' not in line:
@@ -260,14 +346,19 @@ class Folder:
                     break
             p.popleft()
             kind = e[0]
-            if kind in ("show", "tent"):
+            if kind == "ref":  # a block's lines as shown before: one line names both ranges
+                out.append(str(e[3]))
+                self.shown += 1
+                if self.dropped is not None:
+                    self.dropped.append(str(e[2]))
+            elif kind in ("show", "tent"):
                 out.append(str(e[2]))
                 self.shown += 1
+                e[0] = "done"
                 if kind == "tent":
                     g = e[3]
                     assert isinstance(g, Group)
                     g.shown += 1
-                    e[0] = "done"
             elif kind == "fold":
                 g = e[2]
                 assert isinstance(g, Group)
@@ -309,6 +400,11 @@ class Folder:
         paths = ", ".join(f"{p} ×{n:,}" for p, n in top[:8])
         more = f" (+{len(top) - 8:,} more paths)" if len(top) > 8 else ""
         return f"… access log: {self.requests:,} requests; status {st}; paths {paths}{more}"
+
+
+def size_of(lines: tuple[str, ...]) -> int:
+    """Characters of ``lines`` printed one per line."""
+    return sum(map(len, lines)) + len(lines)
 
 
 def fold_lines(lines: list[str]) -> tuple[list[str], Folder]:
