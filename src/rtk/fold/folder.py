@@ -17,12 +17,16 @@ TENTS = 16  # lines of a template held as maybe-rare at most
 PENDING = 4096  # shown lines held back at most, waiting for their fold's final count
 CACHE = 50_000  # entries of each cache (masked tokens, masked lines) before it starts again
 # Lines whose first character is one of these may open a block or carry a marker without a hint word.
-_ROUTE = "".join(chr(c) for c in range(0x3001) if chr(c).isspace()) + ".CgsWEF<"
+_ROUTE = (  # every character str.isspace() (and the regex \s) takes for a blank, then the letters
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000.CgsWEF<"
+)
 _STARTS = re.compile(r"\s*$|\s+at |\s*\.\.\. |Caused by: |goroutine \d|stack backtrace:|[WEF<]")
 _DIGIT = re.compile(r"\d")
 _ZEROS = bytes.maketrans(b"123456789", b"000000000")
 LONG = 40  # a line of more tokens than this is templated by its first LONG_KEEP tokens
 LONG_KEEP = 3
+DUPS = 10_000  # marker lines remembered, to count one repeated verbatim
 BODY_CHARS = 1 << 20  # characters of block insides remembered, to name a repeated one by its range
 FAST = 20_000  # lines remembered by their shape (digits made 0) for the fast path, before it starts again
 
@@ -269,7 +273,7 @@ class Folder:
         self._marked = True
         seen = self._dups.get(line)
         if seen is None:
-            if len(self._dups) > CACHE:
+            if len(self._dups) > DUPS:
                 self._dups.clear()
             self._dups[line] = None, -1
             self.pending.append(["show", no, line])

@@ -11,6 +11,7 @@ SIGS = 64  # kinds of masked line counted per group at most (the values of its c
 _COUNTED = ("<n>", "<pct>", "<size>")
 _MEASURED = ("<n>", "<dur>", "<time>", "<size>")  # fields where a value far above the usual is an anomaly
 OUTLIER = 10  # a value at least this many times the field's mean so far is shown whole...
+SETTLED = 1000  # values after which a field's mean is taken as known
 OUTLIER_AFTER = 20  # ...once the field has this many values, and only if it goes up and down (not a clock)
 _EDGES = "()[]{}<>,;\"'`*#=%µ" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -90,19 +91,36 @@ class Group:
         self.measured = list(self.measure)
 
     def outlier(self, raw: list[str]) -> bool:
-        """Whether a field of this line is far above its usual values (a slow query among fast ones); counts it."""
+        """Whether a field of this line is far above its usual values (a slow query among fast ones); counts it.
+
+        After :data:`SETTLED` values a field's mean is settled: a field that never went down
+        (a clock, an id) is no longer looked at, and a value too short to reach ten times the
+        mean (fewer characters than the digits of that, no exponent) is not parsed.
+        """
         if not self.measured or len(raw) != len(self.head):
             return False
         far = False
+        settle = False
         for i in self.measured:
+            st = self.measure[i]
+            if st[0] >= SETTLED:
+                tok = raw[i]
+                if (len(tok) > st[4] or "e" in tok) and (v := _value(tok)) is not None and v >= st[5]:
+                    far = True
+                continue
             v = _value(raw[i])
             if v is None:
                 continue
-            st = self.measure[i]
-            n, total, last, down = st
+            n, total, last, down = st[0], st[1], st[2], st[3]
             if down and n >= OUTLIER_AFTER and total > 0 and v >= OUTLIER * total / n:
                 far = True
             st[0], st[1], st[2], st[3] = n + 1, total + v, v, 1 if down or v < last else 0
+            if n + 1 >= SETTLED:
+                limit = OUTLIER * st[1] / st[0]
+                st += [len(str(int(limit))) - 1 if limit >= 1 else 0, limit]
+                settle = settle or not st[3]
+        if settle:
+            self.measured = [i for i in self.measured if self.measure[i][0] < SETTLED or self.measure[i][3]]
         return far
 
     def add(self, no: int, line: str, raw: list[str], sig: tuple[str, ...] | None = None) -> None:

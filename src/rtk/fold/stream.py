@@ -104,9 +104,12 @@ def _fold(
     from rtk.factguard import StreamGuard
     from rtk.fold import Folder
 
+    class _Guard(StreamGuard):
+        KEEP = 2 << 20  # printed text kept for the presence checks (as rtk read's fold)
+
     folder = Folder()
     folder.dropped = []
-    guard = StreamGuard()
+    guard = _Guard()
     step = 4096  # the first part, already read, goes in slices too: the fold holds what a block holds
     for i in range(0, len(head), step):
         shown = folder.feed_lines(head[i : i + step])
