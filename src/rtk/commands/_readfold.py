@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from typing import BinaryIO
 
 SAMPLE_MAX = 1 << 20  # the decision reads at most this much of a file
+BLOCK = 1 << 18  # bytes of lines folded at a time
 LINE_MAX = 1 << 20  # a longer line (or a NUL byte) means the file is not a log after all: printed as it is
 
 
@@ -46,19 +47,30 @@ def decide(name: str, got: list[bytes]) -> bool:
     return detect.looks_like_log(lines[:2000])
 
 
-def _lines(source: Iterator[bytes]) -> Iterator[str]:
+def _blocks(source: Iterator[bytes]) -> Iterator[list[str]]:
+    """The lines of ``source`` in blocks of about :data:`BLOCK` bytes (the fold works a block at a time)."""
     carry = b""
+    got: list[bytes] = []
+    size = 0
     for b in source:
-        data = carry + b
+        got.append(b)
+        size += len(b)
+        if size < BLOCK:
+            continue
+        data = carry + b"".join(got)
+        got.clear()
+        size = 0
         cut = data.rfind(b"\n") + 1  # whole lines are decoded at once (a UTF-8 sequence never holds a newline)
         carry = data[cut:]
         if len(carry) > LINE_MAX:
             raise _NotLog
         if cut:
-            parts = data[: cut - 1].decode("utf-8", "surrogateescape").split("\n")
-            yield from parts
-    if carry:
-        yield carry.decode("utf-8", "surrogateescape")
+            yield data[: cut - 1].decode("utf-8", "surrogateescape").split("\n")
+    data = carry + b"".join(got)
+    if len(data) > LINE_MAX and b"\n" not in data[-LINE_MAX:]:
+        raise _NotLog
+    if data:
+        yield data.removesuffix(b"\n").decode("utf-8", "surrogateescape").split("\n")
 
 
 def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None]) -> tuple[bool, int]:
@@ -100,10 +112,9 @@ def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None]) -> 
             shown_now.clear()
 
         try:
-            for line in _lines(counted()):
-                shown_now.extend(folder.feed(line))
-                if len(shown_now) >= 1024 or len(folder.dropped) >= 4096:
-                    check()
+            for lines in _blocks(counted()):
+                shown_now.extend(folder.feed_lines(lines))
+                check()
         except _NotLog:
             return False, raw
         shown_now.extend(folder.finish())

@@ -18,7 +18,7 @@ DATA_EXT = (".json", ".jsonl", ".ndjson", ".yaml", ".yml", ".csv", ".tsv", ".tom
 
 
 def data_kind(lines: list[str]) -> str | None:
-    """``json``, ``yaml``, ``csv`` or ``tsv`` when the lines are machine-readable data, else None."""
+    """``json``, ``yaml``, ``csv``, ``tsv`` or ``table`` when the lines are data, else None."""
     body = [ln for ln in lines if ln.strip()]
     if not body:
         return None
@@ -40,7 +40,33 @@ def data_kind(lines: list[str]) -> str | None:
         same = sum(1 for ln in body if ln.count(sep) == n)
         if same >= 0.95 * len(body):
             return name
+    if _aligned(body):
+        return "table"
     return None
+
+
+_GAP = re.compile(r"  +(?=\S)")
+
+
+def _aligned(body: list[str]) -> bool:
+    """A table padded into columns (``dpkg -l``, ``ps``, ``kubectl get``): at least two columns start at the
+    same place (after two or more blanks) on 80% of the lines, a header among the first lines names them,
+    and the lines do not start like log lines (a log padded after its level or logger is still a log)."""
+    sample = body[:400]
+    if len(sample) < 20:
+        return False
+    starts: dict[int, int] = {}
+    for ln in sample:
+        for m in _GAP.finditer(ln):
+            starts[m.end()] = starts.get(m.end(), 0) + 1
+    shared = {i for i, n in starts.items() if n >= 0.8 * len(sample)}
+    if len(shared) < 2 or sum(1 for ln in sample if _START.match(ln)) >= 0.6 * len(sample):
+        return False
+    # A header names the columns where they start: words, no digits (progress lines align too, without one).
+    return any(
+        not any(c.isdigit() for c in ln) and len(shared & {m.end() for m in _GAP.finditer(ln)}) >= 2
+        for ln in sample[:5]
+    )
 
 
 def looks_like_log(lines: list[str]) -> bool:

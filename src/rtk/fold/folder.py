@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections import deque
 
-from rtk.fold.markers import Blocks, access, is_location, is_marker
+from rtk.fold.group import Group, render_fold
+from rtk.fold.markers import Blocks, access, hint_starts, is_location, is_marker
 from rtk.fold.mask import mask, tokens
 from rtk.fold.miner import Miner, Template
 
@@ -12,132 +14,21 @@ TAIL = 5  # the last lines of an output (its summary) are always shown
 RARE = 3  # a template with at most this many lines after its first...
 RARE_SHARE = 300  # ...or at most one line in this many of the output is shown whole (rare lines are facts)
 TENTS = 16  # lines of a template held as maybe-rare at most
-VALUES = 5  # a field with at most this many distinct values lists them with counts
 PENDING = 4096  # shown lines held back at most, waiting for their fold's final count
-_COUNTED = ("<n>", "<pct>", "<size>")
 CACHE = 50_000  # entries of each cache (masked tokens, masked lines) before it starts again
-_MEASURED = ("<n>", "<dur>", "<time>", "<size>")  # fields where a value far above the usual is an anomaly
-OUTLIER = 10  # a value at least this many times the field's mean so far is shown whole...
-OUTLIER_AFTER = 20  # ...once the field has this many values, and only if it goes up and down (not a clock)
-_EDGES = "()[]{}<>,;\"'`*#=%µ" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-
-def _num(tok: str) -> float | None:
-    digits = ""
-    for c in tok:
-        if c.isdigit() or (c == "." and digits):
-            digits += c
-        elif digits:
-            break
-    try:
-        return float(digits) if digits else None
-    except ValueError:
-        return None
-
-
-def _value(tok: str) -> float | None:
-    """The number in a measured field: ``357.789ms`` 357.789, ``0:00:01.222`` 1.222 (h:m:s in seconds)."""
-    core = tok.strip(_EDGES)
-    try:
-        if ":" not in core:
-            return float(core)
-        total = 0.0
-        for part in core.split(":"):
-            total = total * 60 + float(part)
-        return total
-    except ValueError:
-        return None
-
-
-class Group:
-    """The lines of one template since its head line was shown: count, range, values, monotonic fields.
-
-    Lines of a group have the same length and the same kind of field at each position (the
-    group key), so the fields worth looking at are known from its first line.
-    """
-
-    __slots__ = (
-        "cancelled", "count", "counted", "first", "head", "key", "last", "last_no", "measure", "measured", "mono",
-        "prev", "shown", "template", "tents", "valued", "values",
-    )  # fmt: skip
-
-    def __init__(
-        self, template: Template, no: int, raw: list[str], key: object = None, masks: list[str] | None = None
-    ) -> None:
-        self.template = template
-        self.key = key
-        self.head = raw
-        self.prev = raw
-        self.first = no  # the head's line number
-        self.count = 1
-        self.shown = 1
-        self.last_no = no
-        self.last = ""
-        self.tents: list[list[object]] = []
-        self.cancelled = False
-        self.values: list[dict[str, int] | None] = [{t: 1} for t in raw]
-        self.valued = list(range(len(raw)))  # fields still listing their values
-        self.mono: list[int] = [0] * len(raw)  # per field: 0 unknown, 1 rising, -1 falling, 2 neither
-        ms = masks or []
-        self.counted = [i for i, m in enumerate(ms) if m in _COUNTED]  # fields that may be progress counters
-        self.measured = [i for i, m in enumerate(ms) if m in _MEASURED]  # fields where a far value is an anomaly
-        self.measure: dict[int, list[float]] = {}  # field -> [values, sum, last, went down (0/1)]
-        for i in self.measured:
-            v = _value(raw[i])
-            if v is not None:
-                self.measure[i] = [1, v, v, 0]
-
-    def outlier(self, raw: list[str]) -> bool:
-        """Whether a field of this line is far above its usual values (a slow query among fast ones); counts it."""
-        if len(raw) != len(self.values):
-            return False
-        far = False
-        for i in self.measured:
-            v = _value(raw[i])
-            if v is None:
-                continue
-            st = self.measure.get(i)
-            if st is None:
-                self.measure[i] = [1, v, v, 0]
-                continue
-            n, total, last, down = st
-            if down and n >= OUTLIER_AFTER and total > 0 and v >= OUTLIER * total / n:
-                far = True
-            st[0], st[1], st[2], st[3] = n + 1, total + v, v, 1 if down or v < last else 0
-        return far
-
-    def add(self, no: int, line: str, raw: list[str]) -> None:
-        self.count += 1
-        self.last_no = no
-        self.last = line
-        if len(raw) != len(self.values):
-            return
-        values = self.values
-        full = False
-        for i in self.valued:
-            vals = values[i]
-            assert vals is not None
-            tok = raw[i]
-            if tok in vals:
-                vals[tok] += 1
-            elif len(vals) >= VALUES:
-                values[i] = None
-                full = True
-            else:
-                vals[tok] = 1
-        if full:
-            self.valued = [i for i in self.valued if values[i] is not None]
-        if self.counted:
-            prev = self.prev
-            for i in self.counted:
-                a, b = _num(prev[i]), _num(raw[i])
-                if a is None or b is None:
-                    self.mono[i] = 2
-                elif b != a:
-                    d = 1 if b > a else -1
-                    self.mono[i] = d if self.mono[i] in (0, d) else 2
-            self.counted = [i for i in self.counted if self.mono[i] != 2]
-            self.prev = raw
+# Lines whose first character is one of these may open a block or carry a marker without a hint word.
+_ROUTE = (  # every character str.isspace() (and the regex \s) takes for a blank, then the letters
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000.CgsWEF<"
+)
+_STARTS = re.compile(r"\s*$|\s+at |\s*\.\.\. |Caused by: |goroutine \d|stack backtrace:|[WEF<]")
+_DIGIT = re.compile(r"\d")
+_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+LONG = 40  # a line of more tokens than this is templated by its first LONG_KEEP tokens
+LONG_KEEP = 3
+DUPS = 10_000  # marker lines remembered, to count one repeated verbatim
+BODY_CHARS = 1 << 20  # characters of block insides remembered, to name a repeated one by its range
+FAST = 20_000  # lines remembered by their shape (digits made 0) for the fast path, before it starts again
 
 
 class Folder:
@@ -152,7 +43,7 @@ class Folder:
         self.hold = hold
         self.miner = Miner(max_templates=max_templates)
         self.blocks = Blocks()
-        self.groups: dict[object, Group] = {}
+        self.groups: dict[int, Group] = {}
         self.pending: deque[list[object]] = deque()
         self.tail: deque[tuple[int, str]] = deque()
         self.lines = 0
@@ -162,7 +53,17 @@ class Folder:
         self.paths: dict[str, int] = {}
         self.requests = 0
         self._cache: dict[str, str] = {}  # token -> masked token
-        self._seen: dict[tuple[str, ...], tuple[Template, tuple[object, ...]]] = {}  # masked line -> template, key
+        self._seen: dict[tuple[str, ...], tuple[Template, int]] = {}  # masked line -> template, key
+        # A line's shape (its bytes with every digit made 0) -> its template, group key, masked tokens and whether
+        # its tokens are its blank-separated words: masks depend on digits only as digits, so a line
+        # shaped like one seen before has the same template without being tokenised and masked.
+        self._fast: dict[bytes, tuple[Template, int, tuple[str, ...], bool]] = {}
+        self._keys: dict[tuple[object, ...], int] = {}  # group key (template, kind of each field) -> its number
+        self._nkeys = 0
+        self._blk: list[list[object]] = []  # the pending entries of the block (traceback...) going on
+        self._bodies: dict[tuple[str, ...], tuple[int, int, str]] = {}  # a block's inside -> its lines, first line
+        self._body_chars = 0
+        self._dups: dict[str, tuple[Template | None, int]] = {}  # marker lines seen: their template and key
         self._marked = False  # the line before was shown as a marker or part of a block
         self.dropped: list[str] | None = None  # when a list, the lines folded away are added to it (fact guard)
 
@@ -178,8 +79,85 @@ class Folder:
             return []  # nothing can be printed yet
         return self._flush(False)
 
+    def feed_lines(self, lines: list[str]) -> list[str]:
+        """Take many lines at once (the fast path for files and long outputs); return the lines now ready to print.
+
+        The same lines and folds as feeding them one by one, except that a fold may print
+        later, covering more lines (held lines are flushed once per call). Work that can be done on the whole block
+        in C is: which lines may carry a marker (a hint word anywhere in them), and each line's
+        shape (digits made 0). A line with no hint, outside any block, shaped like a line seen
+        before, whose group is already folding, costs a few look-ups: it is counted, not masked.
+        """
+        if not lines:
+            return []
+        tail = self.tail
+        first = self.lines + 1 - len(tail)  # the number of the first line below
+        work = [ln for _, ln in tail] + lines if tail else lines
+        self.lines += len(lines)
+        n = len(work) - TAIL
+        tail.clear()
+        if n <= 0:
+            tail.extend(zip(range(first, first + len(work)), work, strict=True))
+            return [] if self.hold is None else self._flush(False)
+        tail.extend(zip(range(first + n, first + len(work)), work[n:], strict=True))
+        self._take_many(first, work[:n])
+        if self.hold is None and len(self.pending) <= PENDING:
+            return []
+        return self._flush(False)
+
+    def _take_many(self, first: int, lines: list[str]) -> None:
+        text = "\n".join(lines)
+        shapes = text.encode("utf-8", "surrogatepass").translate(_ZEROS).split(b"\n")
+        low = text.lower()
+        if len(shapes) != len(lines) or len(low) != len(text):  # a newline inside a line, or lower() changed lengths
+            for no, line in enumerate(lines, first):
+                self._take(no, line)
+            return
+        hinted = hint_starts(low)
+        fast = self._fast.get
+        groups = self.groups.get
+        blocks = self.blocks
+        dropped = self.dropped
+        take = self._take
+        pending = self.pending
+        off = 0
+        for no, (line, shape) in enumerate(zip(lines, shapes, strict=True), first):
+            start = off
+            off += len(line) + 1
+            if (
+                start in hinted
+                or self._marked
+                or blocks.kind
+                or (line[:1] in _ROUTE and _STARTS.match(line) is not None)
+                or "/" in line[:3]
+            ):
+                take(no, line)
+                continue
+            if '" ' in line and (hit := access(line)) is not None:
+                if hit[1][0] in "45":
+                    take(no, line)  # a failed request: a marker
+                    continue
+                self._request(*hit)
+            entry = fast(shape)
+            if entry is None:
+                take(no, line, shape, True)
+                continue
+            t, key, sig, simple = entry
+            g = groups(key)
+            raw = line.split() if simple else tokens(line)
+            if g is None or not g.cancelled:
+                self._grouped(no, line, raw, t, key, sig)
+            elif g.measured and g.outlier(raw):
+                pending.append(["show", no, line])
+            else:
+                g.add(no, line, raw, sig)
+                if dropped is not None:
+                    dropped.append(line)
+
     def finish(self) -> list[str]:
         """The remaining lines: held folds with their final counts, the access summary, the last lines."""
+        if self._blk:
+            self._close_block()
         out = self._flush(True)
         for no, line in self.tail:
             self._access(line)
@@ -198,52 +176,86 @@ class Folder:
         m = self._cache[tok] = tok if tok.isalpha() else mask(tok)
         return m
 
-    def _template(self, masks: list[str]) -> tuple[Template, tuple[object, ...]]:
-        """The template of a line and its group key; a line masked as one seen before skips the tree."""
+    def _template(self, masks: list[str]) -> tuple[Template, int, tuple[str, ...]]:
+        """The template of a line, its group key and its masked tokens; a line masked as one seen before skips the tree."""
         sig = tuple(masks)
         hit = self._seen.get(sig)
         if hit is not None:
             hit[0].count += 1
-            return hit
+            return hit[0], hit[1], sig
         t = self.miner.add(masks)
         # Lines Drain merged but whose variable fields are of other kinds (a quoted name where
         # the others have a path) are another kind of line: grouped apart, so a rare one stays whole.
-        key = (t.id, *[(i, m) for i, m in enumerate(masks) if m[:1] == "<" and m[-1:] == ">"])
+        full = (t.id, *[(i, m) for i, m in enumerate(masks) if m[:1] == "<" and m[-1:] == ">"])
+        key = self._keys.get(full)
+        if key is None:  # the key as a small number: looked up for every line
+            if len(self._keys) > CACHE:
+                self._keys.clear()
+            key = self._keys[full] = self._nkeys
+            self._nkeys += 1
         if len(self._seen) > CACHE:
             self._seen.clear()
+            self._fast.clear()  # its entries name what this cache held
         self._seen[sig] = (t, key)
-        return t, key
+        return t, key, sig
 
-    def _take(self, no: int, line: str) -> None:
-        self._access(line)
+    def _take(self, no: int, line: str, shape: bytes | None = None, counted: bool = False) -> None:
+        """One line, the whole way: markers, blocks, template, group (``shape``: remember it for the fast path)."""
+        if not counted:
+            self._access(line)
         marked, self._marked = self._marked, False
         blank = not line or line.isspace()  # a blank line is shown: no fold line could be shorter
-        if self.blocks.feed(line) or blank or is_marker(line) or (marked and is_location(line)):
+        if self.blocks.feed(line):
+            self._marked = not blank
+            entry: list[object] = ["show", no, line]
+            self.pending.append(entry)
+            if self.blocks.length == 1 and self._blk:  # another block starts right after one
+                self._close_block()
+            self._blk.append(entry)
+            return
+        if self._blk:
+            self._close_block()
+        if blank or (marked and is_location(line)):
             self._marked = not blank
             self.pending.append(["show", no, line])
             return
+        if is_marker(line):
+            self._marker(no, line)
+            return
         raw = tokens(line)
+        long = len(raw) > LONG
+        if long:  # a command line of 200 words: its first words say what kind of line it is
+            raw = [*raw[:LONG_KEEP], " ".join(raw[LONG_KEEP:])]
         get = self._cache.get
         masks = [get(tok) or self._mask(tok) for tok in raw]
-        t, key = self._template(masks)
+        if long:
+            masks[-1] = "<…>"
+        t, key, sig = self._template(masks)
+        if shape is not None and not long and not _DIGIT.search("".join(sig)):  # a digit in a constant: not by shape
+            if len(self._fast) > FAST:
+                self._fast.clear()
+            self._fast[shape] = (t, key, sig, '"' not in line and "'" not in line)
+        self._grouped(no, line, raw, t, key, sig)
+
+    def _grouped(self, no: int, line: str, raw: list[str], t: Template, key: int, sig: tuple[str, ...]) -> None:
         g = self.groups.get(key)
         if g is None:
-            g = self.groups[key] = Group(t, no, raw, key, masks)
+            g = self.groups[key] = Group(t, no, raw, key, sig)
             self.pending.append(["show", no, line])
             self.pending.append(["fold", no, g])
             return
         if g.outlier(raw):
             self.pending.append(["show", no, line])
             return
-        g.add(no, line, raw)
+        g.add(no, line, raw, sig)
         if g.cancelled:
             if self.dropped is not None:
                 self.dropped.append(line)
             return
         if len(g.tents) < TENTS:
-            entry: list[object] = ["tent", no, line, g]
-            g.tents.append(entry)
-            self.pending.append(entry)
+            tent: list[object] = ["tent", no, line, g]
+            g.tents.append(tent)
+            self.pending.append(tent)
         else:
             g.cancelled = True
             for e in g.tents:
@@ -252,13 +264,73 @@ class Folder:
             if self.dropped is not None:
                 self.dropped.append(line)
 
+    def _marker(self, no: int, line: str) -> None:
+        """A warning or error line: shown; the same line again (no time or id in it) folds with exact counts.
+
+        Its first two times are shown; from the second on it is a group of its own, so a
+        line repeated a few times stays whole (rare) and one repeated 100 times is counted.
+        """
+        self._marked = True
+        seen = self._dups.get(line)
+        if seen is None:
+            if len(self._dups) > DUPS:
+                self._dups.clear()
+            self._dups[line] = None, -1
+            self.pending.append(["show", no, line])
+            return
+        t, key = seen
+        if t is None:
+            t = Template(-2, [line])
+            key = self._nkeys
+            self._nkeys += 1
+            self._dups[line] = t, key
+        else:
+            self._marked = False  # its location (`` --> file:line``) is a line like others
+        self._grouped(no, line, [line], t, key, (line,))
+
+    def _close_block(self) -> None:
+        """A traceback or stack trace ended: its inside, the same as a block's shown before, becomes one line.
+
+        Its last line (the message) stays whole; its first stays too unless it is the same as
+        that block's first (``Traceback (most recent call last):``, not a Java exception line).
+        """
+        blk, self._blk = self._blk, []
+        mid = blk[1:-1]
+        if len(mid) < 3 or blk[0][0] != "show":  # short, or already printed (live output)
+            return
+        body = tuple(str(e[2]) for e in mid)
+        head = str(blk[0][2])
+        seen = self._bodies.get(body)
+        if seen is None:
+            size = sum(map(len, body))
+            if self._body_chars + size <= BODY_CHARS:
+                self._bodies[body] = (int(blk[0][1]), int(mid[-1][1]), head)  # type: ignore[call-overload]
+                self._body_chars += size
+            return
+        if head == seen[2]:
+            mid = blk[:-1]
+            body = (head, *body)
+            start = seen[0]
+        else:
+            start = seen[0] + 1
+        first, last = int(mid[0][1]), int(mid[-1][1])  # type: ignore[call-overload]
+        text = f"… lines {first}-{last}: the same {len(mid)} lines as lines {start}-{seen[1]}"
+        if len(text) >= size_of(body):
+            return
+        mid[0][0] = "ref"
+        mid[0].append(text)
+        for e in mid[1:]:
+            e[0] = "dead"
+        self.folded += len(mid)
+
     def _access(self, line: str) -> None:
         if '" ' not in line:
             return
         hit = access(line)
-        if hit is None:
-            return
-        path, status = hit
+        if hit is not None:
+            self._request(*hit)
+
+    def _request(self, path: str, status: str) -> None:
         self.requests += 1
         self.status[status] = self.status.get(status, 0) + 1
         path = path.split("?", 1)[0]
@@ -278,14 +350,19 @@ class Folder:
                     break
             p.popleft()
             kind = e[0]
-            if kind in ("show", "tent"):
+            if kind == "ref":  # a block's lines as shown before: one line names both ranges
+                out.append(str(e[3]))
+                self.shown += 1
+                if self.dropped is not None:
+                    self.dropped.append(str(e[2]))
+            elif kind in ("show", "tent"):
                 out.append(str(e[2]))
                 self.shown += 1
+                e[0] = "done"
                 if kind == "tent":
                     g = e[3]
                     assert isinstance(g, Group)
                     g.shown += 1
-                    e[0] = "done"
             elif kind == "fold":
                 g = e[2]
                 assert isinstance(g, Group)
@@ -329,33 +406,14 @@ class Folder:
         return f"… access log: {self.requests:,} requests; status {st}; paths {paths}{more}"
 
 
-def render_fold(g: Group, folded: int, start: int, end: int) -> str:
-    """``… 1,387 more like: INFO GET <path> 200 <dur>  (lines 2-1499); <path>: /a ×3, /b ×2``."""
-    toks = g.template.toks
-    if len(toks) != len(g.values):
-        toks = ["<other>"]
-    shown: list[str] = []
-    listed: list[str] = []
-    for i, t in enumerate(toks):
-        vals = g.values[i] if i < len(g.values) else None
-        if "<" in t and ">" in t and vals is not None and len(vals) == 1:
-            shown.append(next(iter(vals)))  # one value throughout: print it
-            continue
-        shown.append(t)
-        if "<" in t and vals is not None and 1 < len(vals) <= VALUES and len(listed) < 2:
-            items = sorted(vals.items(), key=lambda kv: -kv[1])
-            listed.append(f"{t} " + ", ".join(f"{v} ×{n:,}" for v, n in items))
-    text = f"… {folded:,} more like: {' '.join(shown)}  (lines {start}-{end})"
-    if listed:
-        text += "; " + "; ".join(listed)
-    return text
+def size_of(lines: tuple[str, ...]) -> int:
+    """Characters of ``lines`` printed one per line."""
+    return sum(map(len, lines)) + len(lines)
 
 
 def fold_lines(lines: list[str]) -> tuple[list[str], Folder]:
     """Fold a whole output given as lines; the folded lines and the folder (for its counts)."""
     f = Folder()
-    out: list[str] = []
-    for ln in lines:
-        out.extend(f.feed(ln))
+    out = f.feed_lines(lines)
     out.extend(f.finish())
     return out, f

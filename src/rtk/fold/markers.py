@@ -16,9 +16,12 @@ _LEVEL = re.compile(
 )
 # Words anywhere in a line, any case: the failure itself in prose.
 _WORD = re.compile(
-    r"(?i)\b(?:errors?|exceptions?|traceback|panic(?:ked)?|fatal|fail(?:ed|s|ure|ures)?|warn(?:ing|ings)?"
-    r"|critical|abort(?:ed)?|segmentation fault|core dumped|denied|refused|timed? ?out|unreachable|deprecat\w*)\b"
+    r"(?i)(?<!-)\b(?:errors?|exceptions?|traceback|panic(?:ked)?|fatal|fail(?:ed|s|ure|ures)?|warn(?:ing|ings)?"
+    r"|critical|abort(?:ed)?|segmentation fault|core dumped|denied|refused|timed? ?out|unreachable|deprecat\w*)\b(?![-=])"
 )
+# A word that is part of a command-line option or its value (``--error-format=json``, ``no-panic``,
+# ``--cap-lints warn``) names no failure: a compiler's command line is not an error.
+_OPTION = re.compile(r"(?:^|\s)--?[\w-]+[ =]$")
 # "0 errors", "no warnings", "errors=0": a count of nothing is not a failure.
 _NOTHING = re.compile(
     r"(?i)\b(?:0|no|zero|without)\s+(?:\w+\s+)?(?:errors?|warnings?|failures?|failed)\b"
@@ -70,9 +73,29 @@ def is_marker(line: str) -> bool:
         return ("/" in line[:3] or " W/" in line or " E/" in line or " F/" in line) and _LEVEL.search(line) is not None
     if _LEVEL.search(line):
         return True
-    if not _WORD.search(line):
+    words = [m for m in _WORD.finditer(line) if not _OPTION.search(line, max(0, m.start() - 60), m.start())]
+    if not words:
         return False
-    return not (_NOTHING.search(line) and len(_WORD.findall(line)) <= len(_NOTHING.findall(line)))
+    return not (_NOTHING.search(line) and len(words) <= len(_NOTHING.findall(line)))
+
+
+# What a line may carry a marker or open a block with, lowered: the words of is_marker's first test, the
+# two spaces after PostgreSQL's DETAIL:, logcat's `` W/`` and Java's Throwable (lines starting with W, E,
+# F, <, a blank or ``...`` are looked at whole anyway).
+_HINTS = (*_KEYS, ":  ", " w/", " e/", " f/", "throwable")
+
+
+def hint_starts(low: str) -> set[int]:
+    """Where the lines of a lowered block that hold a hint start: only they can be markers (found in C)."""
+    starts: set[int] = set()
+    add = starts.add
+    for h in _HINTS:
+        i = low.find(h)
+        while i >= 0:
+            add(low.rfind("\n", 0, i) + 1)
+            end = low.find("\n", i)
+            i = low.find(h, end) if end >= 0 else -1
+    return starts
 
 
 def is_location(line: str) -> bool:

@@ -29,6 +29,8 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _ONE = re.compile("|".join(f"(?P<k{i}>{p.pattern})" for i, (_, p) in enumerate(_KINDS)))
 _NAMES = {f"k{i}": name for i, (name, _) in enumerate(_KINDS)}
 _EDGE = "()[]{}<>,;\"'`"
+# Digits with punctuation only, no letters: nginx's ``14715#14715`` (pid#tid), ``*123`` (a connection).
+_PUNCT_NUM = re.compile(r"[^\w\s]*\d+(?:[^\w\s]+\d+)*[^\w\s]*")
 
 
 def tokens(line: str) -> list[str]:
@@ -68,6 +70,8 @@ def mask(tok: str) -> str:
         return tok
     if (lo or hi < len(tok)) and (ck := kind(core)) is not None:
         return tok[:lo] + ck + tok[hi:]
+    if _PUNCT_NUM.fullmatch(core):
+        return tok[:lo] + "<n>" + tok[hi:]
     return tok
 
 

@@ -1,0 +1,234 @@
+"""One fold in the making: the lines of a template since its head line, with counts, values and moving fields."""
+
+from __future__ import annotations
+
+import re
+
+from rtk.fold.miner import Template
+
+VALUES = 5  # a field with at most this many distinct values lists them with counts
+SIGS = 64  # kinds of masked line counted per group at most (the values of its constant tokens)
+_COUNTED = ("<n>", "<pct>", "<size>")
+_MEASURED = ("<n>", "<dur>", "<time>", "<size>")  # fields where a value far above the usual is an anomaly
+OUTLIER = 10  # a value at least this many times the field's mean so far is shown whole...
+SETTLED = 1000  # values after which a field's mean is taken as known
+OUTLIER_AFTER = 20  # ...once the field has this many values, and only if it goes up and down (not a clock)
+_EDGES = "()[]{}<>,;\"'`*#=%µ" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+_NUMBER = re.compile(r"\d[\d.]*")
+
+
+def _num(tok: str) -> float | None:
+    """The first number in ``tok`` (``3/10`` 3.0), or None."""
+    m = _NUMBER.search(tok)
+    if m is None:
+        return None
+    try:
+        return float(m.group())
+    except ValueError:
+        return None
+
+
+def _value(tok: str) -> float | None:
+    """The number in a measured field: ``357.789ms`` 357.789, ``0:00:01.222`` 1.222 (h:m:s in seconds)."""
+    if tok.isdigit() and tok.isascii():
+        return float(tok)
+    core = tok.strip(_EDGES)
+    try:
+        if ":" not in core:
+            return float(core)
+        total = 0.0
+        for part in core.split(":"):
+            total = total * 60 + float(part)
+        return total
+    except ValueError:
+        return None
+
+
+class Group:
+    """The lines of one template since its head line was shown: count, range, values, monotonic fields.
+
+    Lines of a group have the same length and the same kind of field at each position (the
+    group key), so the fields worth looking at are known from its first line. The raw values
+    of its variable fields are counted line by line; those of its constant tokens (which differ
+    only where the miner merged other kinds of line into the template) come from the counts of
+    each masked line (``sigs``), so a line costs nothing per constant token.
+    """
+
+    __slots__ = (
+        "cancelled", "count", "counted", "first", "head", "key", "last", "last_no", "measure", "measured", "mono",
+        "prev", "shown", "sigs", "template", "tents", "valued", "values",
+    )  # fmt: skip
+
+    def __init__(
+        self, template: Template, no: int, raw: list[str], key: int = -1, sig: tuple[str, ...] | None = None
+    ) -> None:
+        self.template = template
+        self.key = key
+        self.head = raw
+        self.first = no  # the head's line number
+        self.count = 1
+        self.shown = 1
+        self.last_no = no
+        self.last = ""
+        self.tents: list[list[object]] = []
+        self.cancelled = False
+        ms = sig if sig is not None and len(sig) == len(raw) else tuple(raw)
+        self.sigs: dict[tuple[str, ...], int] | None = {ms: 1}  # None: too many kinds to count
+        # Raw values of the variable fields (their mask holds a kind); None once past VALUES.
+        self.values: dict[int, dict[str, int] | None] = {i: {raw[i]: 1} for i, m in enumerate(ms) if "<" in m}
+        self.valued = list(self.values)  # fields still listing their values
+        self.mono: list[int] = [0] * len(raw)  # per field: 0 unknown, 1 rising, -1 falling, 2 neither
+        self.counted = [i for i, m in enumerate(ms) if m in _COUNTED]  # fields that may be progress counters
+        self.prev: dict[int, float | None] = {i: _num(raw[i]) for i in self.counted}  # their last values
+        # Fields where a far value is an anomaly: numbers, durations, times, sizes (those whose first
+        # value reads as a number; a date or ``07:11:23,406`` never does).
+        self.measure: dict[int, list[float]] = {}  # field -> [values, sum, last, went down (0/1)]
+        for i, m in enumerate(ms):
+            if m in _MEASURED and (v := _value(raw[i])) is not None:
+                self.measure[i] = [1, v, v, 0]
+        self.measured = list(self.measure)
+
+    def outlier(self, raw: list[str]) -> bool:
+        """Whether a field of this line is far above its usual values (a slow query among fast ones); counts it.
+
+        After :data:`SETTLED` values a field's mean is settled: a field that never went down
+        (a clock, an id) is no longer looked at, and a value too short to reach ten times the
+        mean (fewer characters than the digits of that, no exponent) is not parsed.
+        """
+        if not self.measured or len(raw) != len(self.head):
+            return False
+        far = False
+        settle = False
+        for i in self.measured:
+            st = self.measure[i]
+            if st[0] >= SETTLED:
+                tok = raw[i]
+                if (len(tok) > st[4] or "e" in tok) and (v := _value(tok)) is not None and v >= st[5]:
+                    far = True
+                continue
+            v = _value(raw[i])
+            if v is None:
+                continue
+            n, total, last, down = st[0], st[1], st[2], st[3]
+            if down and n >= OUTLIER_AFTER and total > 0 and v >= OUTLIER * total / n:
+                far = True
+            st[0], st[1], st[2], st[3] = n + 1, total + v, v, 1 if down or v < last else 0
+            if n + 1 >= SETTLED:
+                limit = OUTLIER * st[1] / st[0]
+                st += [len(str(int(limit))) - 1 if limit >= 1 else 0, limit]
+                settle = settle or not st[3]
+        if settle:
+            self.measured = [i for i in self.measured if self.measure[i][0] < SETTLED or self.measure[i][3]]
+        return far
+
+    def add(self, no: int, line: str, raw: list[str], sig: tuple[str, ...] | None = None) -> None:
+        self.count += 1
+        self.last_no = no
+        self.last = line
+        if len(raw) != len(self.head):
+            return
+        sigs = self.sigs
+        if sigs is not None:
+            if sig is None or len(sig) != len(raw):
+                sig = tuple(raw)
+            n = sigs.get(sig)
+            if n is not None:
+                sigs[sig] = n + 1
+            else:
+                self._new_sig(sig, raw)
+        if self.valued:
+            values = self.values
+            full = False
+            for i in self.valued:
+                vals = values[i]
+                assert vals is not None
+                tok = raw[i]
+                if tok in vals:
+                    vals[tok] += 1
+                elif len(vals) >= VALUES:
+                    values[i] = None
+                    full = True
+                else:
+                    vals[tok] = 1
+            if full:
+                self.valued = [i for i in self.valued if values[i] is not None]
+        if self.counted:
+            prev = self.prev
+            mono = self.mono
+            gone = False
+            for i in self.counted:
+                a, b = prev.get(i), _num(raw[i])
+                if a is None or b is None:
+                    mono[i] = 2
+                    gone = True
+                elif b != a:
+                    d = 1 if b > a else -1
+                    if mono[i] in (0, d):
+                        mono[i] = d
+                    else:
+                        mono[i] = 2
+                        gone = True
+                prev[i] = b
+            if gone:
+                self.counted = [i for i in self.counted if mono[i] != 2]
+
+    def _new_sig(self, sig: tuple[str, ...], raw: list[str]) -> None:
+        """Another kind of masked line in this group; past :data:`SIGS` kinds every field counts raw values."""
+        assert self.sigs is not None
+        if len(self.sigs) < SIGS:
+            for i, m in enumerate(sig):
+                if "<" in m and i not in self.values:  # a field here, constant tokens before: count raw values
+                    self.values[i] = vals = self.field(i)
+                    if vals is not None:
+                        self.valued.append(i)
+            self.sigs[sig] = 1
+            return
+        for i in range(len(raw)):
+            if i not in self.values:
+                self.values[i] = vals = self.field(i)
+                if vals is not None:
+                    self.valued.append(i)
+        self.sigs = None
+
+    def field(self, i: int) -> dict[str, int] | None:
+        """The values of field ``i`` with their counts, or None when there are more than :data:`VALUES`."""
+        if i in self.values:
+            return self.values[i]
+        if self.sigs is None:
+            return None
+        out: dict[str, int] = {}
+        for sig, n in self.sigs.items():
+            v = sig[i]
+            if "<" in v:  # a variable field in another kind of line: its raw values were not counted
+                return None
+            out[v] = out.get(v, 0) + n
+            if len(out) > VALUES:
+                return None
+        return out
+
+
+def render_fold(g: Group, folded: int, start: int, end: int) -> str:
+    """``… 1,387 more like: INFO GET <path> 200 <dur>  (lines 2-1499); <path>: /a ×3, /b ×2``."""
+    toks = g.template.toks
+    if len(toks) != len(g.head):
+        toks = ["<other>"]
+    shown: list[str] = []
+    listed: list[str] = []
+    for i, t in enumerate(toks):
+        if "<" not in t:
+            shown.append(t)
+            continue
+        vals = g.field(i) if len(toks) == len(g.head) else None
+        if ">" in t and vals is not None and len(vals) == 1:
+            shown.append(next(iter(vals)))  # one value throughout: print it
+            continue
+        shown.append(t)
+        if vals is not None and 1 < len(vals) <= VALUES and len(listed) < 2:
+            items = sorted(vals.items(), key=lambda kv: -kv[1])
+            listed.append(f"{t} " + ", ".join(f"{v} ×{n:,}" for v, n in items))
+    text = f"… {folded:,} more like: {' '.join(shown)}  (lines {start}-{end})"
+    if listed:
+        text += "; " + "; ".join(listed)
+    return text
