@@ -162,14 +162,7 @@ def _run_buffered(
     assert spec.filter is not None
     out = Out()
     limit = int(config.get("limits.buffer_max_bytes"))
-    generic = spec.name == "run"  # rtk run's unrecognised output: past fold.stream.AFTER it folds as it streams
-    if generic:
-        from rtk.fold import stream
-
-        limit = min(limit, stream.AFTER)
     raw, over = runner.read_all(child, limit)
-    if over and generic and (code := _fold_stream(argv, child, raw, out, started)) is not None:
-        return code
     if over:
         # Too large to hold: show what we have and the rest raw, as it comes.
         _say(1, f"rtk: {spec.name}: output over {limit} bytes; passing it through raw")
@@ -196,37 +189,6 @@ def _run_buffered(
         tracking.record_failure(command=join(argv), filter_name=spec.name, error=res.error)
     tracked = code if track_code is None else track_code
     _track(argv, spec.name, raw_tok, out_tok, started, tracked, res.cut, res.tee_path, res.restored)
-    return code
-
-
-def _fold_stream(argv: list[str], child: runner.Child, first: bytes, out: Out, started: float) -> int | None:
-    """Fold an output too long to hold as it comes (bounded memory); None for JSON/YAML (passed through)."""
-    from rtk.fold import stream
-
-    spool = tee.Spool(int(config.get("tee.max_file_size")))
-    spool.add(first)
-
-    def read() -> bytes:
-        if out.broken or child.fd < 0:
-            return b""
-        b = os.read(child.fd, 65536)
-        spool.add(b)
-        return b
-
-    res = stream.fold(first, read, out.write)
-    if res is None:
-        return None
-    if out.broken:
-        child.close_output()
-    code = child.wait()
-    tee_path = tee.write(argv, spool) if tee.wanted(code, res.folded, spool.total) else None
-    if tee_path is not None:
-        out.write(tee.hint(tee_path) + "\n")
-    raw_tok, out_tok = tokens.from_chars(res.raw_chars), tokens.from_chars(out.chars)
-    _say(
-        1, f"rtk: run [fold-stream]: {raw_tok} -> {out_tok} tokens ({tokens.savings_pct(raw_tok, out_tok):.1f}% saved)"
-    )
-    _track(argv, "run", raw_tok, out_tok, started, code, res.folded, tee_path, res.restored)
     return code
 
 
@@ -368,10 +330,16 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         else:
             parts = []
             try:
-                for ln in lines:
-                    r = filt.feed(ln)
+                feed_block = getattr(filt, "feed_block", None)  # a filter's fast path for many lines
+                if feed_block is not None:
+                    r = feed_block(lines)
                     if r is not None:
                         parts.append(r + "\n")
+                else:
+                    for ln in lines:
+                        r = filt.feed(ln)
+                        if r is not None:
+                            parts.append(r + "\n")
             except Exception as e:
                 fail(e)
                 parts = []

@@ -110,6 +110,7 @@ def test_run_long_csv_keeps_header_and_ends(tmp_path: Path, small_buffer: dict[s
     data.write_text("\n".join(rows) + "\n")
     p = _rtk("run", "-c", f"cat {data}", env=small_buffer)
     out = p.stdout.decode().splitlines()
-    assert out[:6] == rows[:6]
-    assert out[6] == "… 3,990 rows left out (lines 7-3996); every row is in the lines named"
-    assert out[7:12] == rows[-5:]
+    assert out[:50] == rows[:50]  # the header and the first rows
+    assert out[50] == "[rtk] ... 3,801 lines omitted (lines 51-3851) ..."  # the exact range left out
+    assert out[51:201] == rows[-150:]
+    assert out[201].startswith("[rtk] full output: rtk recall ")

@@ -20,7 +20,9 @@ def _run(lines: list[str], window: int = 200) -> tuple[list[str], FoldStream, in
         if r is not None:
             first_print = first_print or i
             out.extend(r.split("\n"))
-    out.extend(f.finish(0).split("\n"))
+    rest = f.finish(0)
+    if rest:
+        out.extend(rest.split("\n"))
     return out, f, first_print
 
 
@@ -42,8 +44,15 @@ def test_short_output_is_whole() -> None:
     assert out == lines and f.cut == 0 and first == 0
 
 
-def test_data_is_never_folded_head_tail_with_exact_range() -> None:
+def test_json_lines_pass_through_whole() -> None:
+    """JSON (NDJSON too), YAML and padded tables are never folded or cut: every value reaches the agent."""
     lines = [f'{{"id": {i}, "name": "n{i}"}}' for i in range(1, 1001)]
+    out, f, _ = _run(lines)
+    assert out == lines and f.cut == 0
+
+
+def test_csv_shows_head_and_tail_with_the_exact_range() -> None:
+    lines = ["id,name,qty"] + [f"{i},n{i},{i % 9}" for i in range(1, 1000)]
     out, f, _ = _run(lines)
     assert out[:50] == lines[:50] and out[-150:] == lines[-150:]
     assert out[50] == "[rtk] ... 800 lines omitted (lines 51-850) ..."

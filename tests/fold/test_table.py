@@ -40,3 +40,17 @@ def test_a_very_long_table_keeps_header_and_ends() -> None:
     assert out[:6] == rows[:6] and out[-5:] == rows[-5:]
     assert left == len(rows) - 11
     assert out[6] == f"… {left:,} rows left out (lines 7-{len(rows) - 5}); every row is in the lines named"
+
+
+def test_a_long_tsv_keeps_every_row_with_a_problem_and_counts_each_gap_exactly() -> None:
+    """A tab-separated log (gh run view --log) looks like a TSV: its error rows are never cut."""
+    from rtk.fold import fold_output
+
+    rows = [f"test\tRun pytest\t2026-11-21T10:02:{i % 60:02d}Z collected item {i}" for i in range(1, 301)]
+    rows[149] = "test\tRun pytest\t2026-11-21T10:02:29Z E       AssertionError: tokens 8.0 above burst 5"
+    out, left = fold_output(rows) or ([], 0)
+    assert out[:6] == rows[:6] and out[-5:] == rows[-5:]
+    assert rows[149] in out
+    assert "… 143 rows left out (lines 7-149); every row is in the lines named" in out
+    assert "… 145 rows left out (lines 151-295); every row is in the lines named" in out
+    assert left == 143 + 145

@@ -4,8 +4,9 @@ Lines stream through :class:`rtk.fold.Folder` with a bounded hold: a line is pri
 ``HOLD`` input lines after it arrived, or when the command goes quiet for ``idle_after``
 seconds (the runner calls :meth:`FoldStream.idle`); held folds are then printed with their
 counts and line ranges so far. The first ``window`` lines are held to decide: an output that
-ends within them is printed whole, and data (JSON, YAML, CSV/TSV) is never folded: its head
-and tail are shown with the exact range of lines left out. Memory is bounded by the window,
+ends within them is printed whole, and data is never folded: JSON, YAML and tables padded into
+columns pass through whole (every value, every row), a CSV/TSV shows its head and tail with the
+exact range of lines left out. Memory is bounded by the window,
 the hold and the fold's templates, never by the output.
 """
 
@@ -38,7 +39,7 @@ class FoldStream(LineFilter):
         self.chars = 0
         self.seen = 0  # lines fed so far
         self.sample: list[str] = []  # the first lines, to tell data from a log
-        self.mode = ""  # "" deciding, "fold", "data"
+        self.mode = ""  # "" deciding, "fold", "data" (head and tail), "raw" (every line as it comes)
         self.folder: Folder | None = None
         self.folded = 0  # lines left out by folders already finished
         self.head = self.window // 4
@@ -60,7 +61,21 @@ class FoldStream(LineFilter):
         if self.mode == "fold":
             assert self.folder is not None
             return self._join(self.folder.feed(line))
+        if self.mode == "raw":
+            return line
         return self._join(self._data(line))
+
+    def feed_block(self, lines: list[str]) -> str | None:
+        """Many lines at once: once folding, through the fold's block fast path (``Folder.feed_lines``)."""
+        if self.mode == "raw":
+            self.seen += len(lines)
+            return "\n".join(lines) if lines else None
+        if self.mode != "fold":
+            parts = [r for ln in lines if (r := self.feed(ln)) is not None]
+            return "\n".join(parts) if parts else None
+        assert self.folder is not None
+        self.seen += len(lines)
+        return self._join(self.folder.feed_lines(lines))
 
     def finish(self, exit_code: int) -> str:
         if not self.mode:
@@ -80,9 +95,12 @@ class FoldStream(LineFilter):
     def _decide(self) -> list[str]:
         from rtk.fold import data_kind
 
-        self.mode = "data" if data_kind(self.sample) is not None else "fold"
+        kind = data_kind(self.sample)
+        self.mode = "fold" if kind is None else "data" if kind in ("csv", "tsv") else "raw"
         self.sample = []
         lines, self.buf = self.buf, []
+        if self.mode == "raw":
+            return lines
         first = self.seen - len(lines) + 1
         out: list[str] = []
         if self.mode == "fold":
@@ -116,6 +134,8 @@ class FoldStream(LineFilter):
         return []
 
     def _flush(self) -> list[str]:
+        if self.mode == "raw":
+            return []
         if self.mode == "fold":
             assert self.folder is not None
             out = self.folder.finish()

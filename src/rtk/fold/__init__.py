@@ -14,6 +14,7 @@ from rtk.fold.detect import data_kind, fold_table, looks_like_log
 from rtk.fold.folder import Folder, fold_lines
 
 TABLE_WHOLE = 2000  # a table with at most this many lines is shown whole (its rows are data)
+CSV_WHOLE = 200  # a CSV/TSV with at most this many lines too (the passthrough limit's default)
 
 __all__ = ["Folder", "data_kind", "fold_lines", "fold_output", "fold_table", "looks_like_log"]
 
@@ -24,15 +25,15 @@ def fold_output(lines: list[str]) -> tuple[list[str], int] | None:
     Data is never folded into templates. None for JSON and YAML (the caller shows it whole or
     cut with the exact count and the recovery file). A table padded into columns (``dpkg -l``,
     ``ps``: each row is a fact, a package and its version) passes whole up to
-    :data:`TABLE_WHOLE` rows; a longer one, like a CSV/TSV, shows its header, first and last
-    rows and the exact range of rows left out.
+    :data:`TABLE_WHOLE` rows, a CSV/TSV up to :data:`CSV_WHOLE`; a longer one shows its header,
+    first and last rows and the exact range of rows left out.
     """
     kind = data_kind(lines[:400])
     if kind in ("json", "yaml"):
         return None
-    if kind == "table" and len(lines) <= TABLE_WHOLE:
-        return lines, 0
     if kind is not None:
+        if len(lines) <= (TABLE_WHOLE if kind == "table" else CSV_WHOLE):
+            return lines, 0
         return fold_table(lines)
     out, f = fold_lines(lines)
     return out, f.folded

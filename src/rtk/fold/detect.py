@@ -83,10 +83,37 @@ def looks_like_log(lines: list[str]) -> bool:
 
 
 def fold_table(lines: list[str], keep: int = 5) -> tuple[list[str], int]:
-    """A long CSV/TSV: its header, first and last rows, and the exact range of rows left out."""
+    """A long CSV/TSV: its header, first and last rows, every row carrying a problem marker (an
+    ``error`` or ``FAILED`` cell; a tab-separated log looks like a TSV), and the exact range of
+    each run of rows left out."""
     if len(lines) <= 2 * keep + 2:
         return lines, 0
-    start, end = keep + 2, len(lines) - keep  # 1-based line numbers of the rows left out
-    left = end - start + 1
-    note = f"… {left:,} rows left out (lines {start}-{end}); every row is in the lines named"
-    return [*lines[: keep + 1], note, *lines[-keep:]], left
+    from rtk import facts
+    from rtk.fold import markers
+
+    def is_marker(line: str) -> bool:  # the fold's markers, and the fact guard's problem lines
+        return markers.is_marker(line) or facts.is_marker(line)
+
+    out = lines[: keep + 1]
+    left = 0
+    gap = 0  # 1-based line number where the current run of rows left out starts (0: none)
+    end = len(lines) - keep  # rows after this line number are shown
+    for no in range(keep + 2, end + 1):
+        line = lines[no - 1]
+        if not is_marker(line):
+            gap = gap or no
+            continue
+        if gap:
+            out.append(_left_out(gap, no - 1))
+            left += no - gap
+            gap = 0
+        out.append(line)
+    if gap:
+        out.append(_left_out(gap, end))
+        left += end - gap + 1
+    out.extend(lines[end:])
+    return out, left
+
+
+def _left_out(start: int, end: int) -> str:
+    return f"… {end - start + 1:,} rows left out (lines {start}-{end}); every row is in the lines named"
