@@ -102,15 +102,17 @@ def test_rare_lines_first_last_and_summary_lines_are_shown() -> None:
     _check_accounting(lines, out)
 
 
-def test_template_seen_four_times_is_shown_whole_five_times_folds() -> None:
-    rare = [f"retrying upload of part {i} after 5s" for i in (1, 2, 3, 4)]
+def test_template_seen_five_times_is_shown_whole_six_times_folds() -> None:
+    """Five is still "a few" (a service restarted five times: each attempt's start line whole)."""
+    rare = [f"retrying upload of part {i} after 5s" for i in (1, 2, 3, 4, 5)]
     lines = [*_log(50), rare[0], *_log(50), rare[1], *_log(50), rare[2], *_log(50), rare[3], *_log(50)]
+    lines += [rare[4], *_log(50)]
     out, _ = fold_lines(lines)
     assert all(r in out for r in rare)
     lines.insert(60, "retrying upload of part 9 after 5s")
     out, _ = fold_lines(lines)
     assert "retrying upload of part 1 after 5s" in out and "retrying upload of part 2 after 5s" not in out
-    assert any(o.startswith("… 4 more like: retrying upload of part <n> after 5s  (lines 52-") for o in out)
+    assert any(o.startswith("… 5 more like: retrying upload of part <n> after 5s  (lines 52-") for o in out)
     _check_accounting(lines, out)
 
 

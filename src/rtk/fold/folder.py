@@ -11,7 +11,7 @@ from rtk.fold.mask import mask, tokens
 from rtk.fold.miner import Miner, Template
 
 TAIL = 5  # the last lines of an output (its summary) are always shown
-RARE = 3  # a template with at most this many lines after its first...
+RARE = 4  # a template with at most this many lines after its first...
 RARE_SHARE = 300  # ...or at most one line in this many of the output is shown whole (rare lines are facts)
 TENTS = 16  # lines of a template held as maybe-rare at most
 PENDING = 4096  # shown lines held back at most, waiting for their fold's final count

@@ -109,6 +109,12 @@ def access(line: str) -> tuple[str, str] | None:
     return None if m is None else (m.group(1), m.group(2))
 
 
+# What a log collector puts before each line of a program's output: a journal/syslog prefix
+# (``Nov 24 09:21:32 host ingest[26851]: ``) or a compose service prefix (``api-1  | ``). A
+# traceback behind it is still a traceback.
+_PREFIX = re.compile(r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [^\s:]+: |[\w.-]+\s+\| ")
+
+
 class Blocks:
     """Follows a stream line by line and says which lines belong to a traceback, stack trace or panic."""
 
@@ -121,6 +127,8 @@ class Blocks:
 
     def feed(self, line: str) -> bool:
         """Whether ``line`` is part of a block (the line that starts one included)."""
+        if line[:1].isalpha() and (m := _PREFIX.match(line)):
+            line = line[m.end() :]
         if _FRAME.match(line):  # a stack frame is part of a trace wherever the trace started
             self.kind = self.kind or "other"
             self.length += 1
