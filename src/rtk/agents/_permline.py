@@ -52,6 +52,9 @@ _OTHER: dict[str, str] = {
     "pi": "Pi: every command rtk can shorten is rewritten (a deny rule in Claude Code's settings, which rtk "
     "rewrite reads, leaves a command unchanged; hooks.exclude_commands in rtk's config keeps one from being "
     "rewritten).",
+    "hermes": "Hermes Agent: every command rtk can shorten is rewritten, and Hermes' own approval (its "
+    "dangerous-command check) then judges the rtk form (a deny rule in Claude Code's settings, which rtk rewrite "
+    "reads, leaves a command unchanged; hooks.exclude_commands in rtk's config keeps one from being rewritten).",
     "vibe": "Mistral Vibe: every command rtk can shorten is rewritten and Vibe still asks for approval as its "
     "own settings say (the answer carries no approval; rtk's [hooks] deny leaves a command unchanged).",
 }

@@ -80,6 +80,7 @@ INTEGRATIONS: list[Integration] = [
     Integration("droid", "Factory Droid", "droid", "droid", "hook"),
     Integration("opencode", "OpenCode", "opencode", None, "plugin"),
     Integration("pi", "Pi", "pi", None, "plugin"),
+    Integration("hermes", "Hermes Agent", "hermes", None, "plugin"),
     Integration("cline", "Cline", "cline", "cline", "rules"),
     Integration("windsurf", "Windsurf", "windsurf", "windsurf", "rules"),
     Integration("kiro", "Kiro", "kiro", "kiro", "rules"),
