@@ -52,7 +52,7 @@ def rewrite(command: str) -> tuple[int, str]:
     return p.returncode, p.stdout.strip()
 
 
-@pytest.mark.parametrize("agent", ["opencode", "pi"])
+@pytest.mark.parametrize("agent", ["opencode", "pi", "hermes"])
 def test_plugin_agents_behave_as_their_sentence_says(agent: str) -> None:
     said = sentence(agent)
     assert "every command rtk can shorten is rewritten" in said
@@ -72,7 +72,7 @@ def test_plugin_agents_behave_as_their_sentence_says(agent: str) -> None:
     assert rewrite("git log -3") == (1, "")  # never rewritten, as the sentence says
 
 
-@pytest.mark.parametrize("agent", ["vibe", "cline", "windsurf", "kiro", "opencode", "pi"])
+@pytest.mark.parametrize("agent", ["vibe", "cline", "windsurf", "kiro", "opencode", "pi", "hermes"])
 def test_init_hook_check_and_doctor_say_the_same_sentence(agent: str, capsys: pytest.CaptureFixture[str]) -> None:
     said = sentence(agent)
     assert said.startswith(f"{said.split(':')[0]}: ") and said.endswith(".")

@@ -42,7 +42,7 @@ def test_show_reports_every_install_working(capsys: pytest.CaptureFixture[str]) 
     for name in names + local:
         assert f"\n{name} (" in "\n" + out
     assert "FAILS" not in out and "!" not in out
-    assert out.count("works") == 14  # nine hooks, two plugins, three suggesting hooks
+    assert out.count("works") == 15  # nine hooks, three plugins (OpenCode, Pi, Hermes), three suggesting hooks
     assert "rewrites to `rtk git status`" in out  # e.g. Claude asks, Copilot rewrites without a decision
 
 

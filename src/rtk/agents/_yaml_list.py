@@ -58,7 +58,7 @@ class _Doc:
             if ln.startswith(("---", "...", "%")) and not (i == first and ln.rstrip() == "---"):
                 raise EditError("YAML with several documents or directives")
         for i, ln in enumerate(self.lines):
-            if _blank(ln) or ln[0] == " ":
+            if _blank(ln) or ln[0] == " " or (i == first and ln.rstrip() == "---"):
                 continue
             if ln.startswith("-") or ln.startswith("{") or ln.startswith("["):
                 raise EditError("the YAML document is not a mapping")
