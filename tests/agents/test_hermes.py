@@ -105,8 +105,8 @@ def test_plugin_registers_middleware_and_falls_back_to_the_hook(tmp_path: Path) 
 
 def test_plugin_is_stdlib_only_and_names_the_launcher(tmp_path: Path) -> None:
     src = plugin_init(Options(shlex.quote("/opt/my rtk/bin/rtk")))
-    assert "RTK: list[str] = ['/opt/my rtk/bin/rtk']" in src and "rtk init" in src
-    assert "RTK: list[str] = ['python3', '-m', 'rtk']" in plugin_init(Options("python3 -m rtk"))
+    assert 'RTK: list[str] = ["/opt/my rtk/bin/rtk"]' in src and "rtk init" in src
+    assert 'RTK: list[str] = ["python3", "-m", "rtk"]' in plugin_init(Options("python3 -m rtk"))
     imports = [ln.split()[1] for ln in src.splitlines() if ln.startswith(("import ", "from "))]
     assert set(imports) <= {"__future__", "subprocess", "typing"}
 

@@ -30,6 +30,7 @@ def config_dir() -> str:
 
 def plugin_init(opts: Options) -> str:
     """The plugin's ``__init__.py``: hermes_plugin.py with the rtk launcher and rtk's version written in."""
+    import json
     import shlex
     from importlib.resources import files
 
@@ -38,7 +39,7 @@ def plugin_init(opts: Options) -> str:
     src = files("rtk.agents").joinpath("hermes_plugin.py").read_text(encoding="utf-8")
     src = src.replace("__RTK_VERSION__", __version__)
     marker = 'RTK: list[str] = ["rtk"]'
-    return src.replace(marker, f"RTK: list[str] = {shlex.split(opts.command)!r}")
+    return src.replace(marker, f"RTK: list[str] = {json.dumps(shlex.split(opts.command))}")  # also a Python list
 
 
 def plugin_yaml() -> str:

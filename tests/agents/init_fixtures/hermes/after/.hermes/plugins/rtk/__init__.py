@@ -14,7 +14,7 @@ from __future__ import annotations
 import subprocess
 from typing import Any
 
-RTK: list[str] = ['@RTK@']  # rtk init writes the absolute path of the rtk launcher here
+RTK: list[str] = ["@RTK@"]  # rtk init writes the absolute path of the rtk launcher here
 TIMEOUT = 2.0  # seconds; past it the command runs unchanged
 SHELL_TOOL = "terminal"
 
