@@ -341,7 +341,7 @@ class StreamGuard:
     """
 
     LIMIT = 5000
-    KEEP = 8 << 20
+    KEEP = 1 << 20  # printed text the final check reads (its views cost several times this, transiently)
 
     __slots__ = ("kept", "looked", "n", "printed", "todo")
 
