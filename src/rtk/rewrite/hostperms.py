@@ -396,11 +396,9 @@ def jsonc(text: str) -> str:
     while i < n:
         c = text[i]
         if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            res.append(text[i : j + 1])
-            i = j + 1
+            j = _string_end(text, i)
+            res.append(text[i:j])
+            i = j
             continue
         if c == ",":
             j = i + 1
@@ -414,6 +412,14 @@ def jsonc(text: str) -> str:
     return "".join(res)
 
 
+def _string_end(text: str, i: int) -> int:
+    """The index just after the JSON string that opens at ``text[i]`` (escapes skipped)."""
+    j, n = i + 1, len(text)
+    while j < n and text[j] != '"':
+        j += 2 if text[j] == "\\" else 1
+    return j + 1
+
+
 def _strip_comments(text: str) -> str:
     """JSONC (Cursor's permissions.json): ``//`` and ``/* */`` comments outside strings removed."""
     if "/" not in text:
@@ -423,11 +429,9 @@ def _strip_comments(text: str) -> str:
     while i < n:
         c = text[i]
         if c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            res.append(text[i : j + 1])
-            i = j + 1
+            j = _string_end(text, i)
+            res.append(text[i:j])
+            i = j
         elif text.startswith("//", i):
             while i < n and text[i] != "\n":
                 i += 1
