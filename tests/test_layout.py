@@ -63,7 +63,8 @@ def _targets(node: ast.Import | ast.ImportFrom, package: str) -> list[str]:
             mod = ".".join(base + ([node.module] if node.module else []))
         else:
             mod = node.module or ""
-        names = [f"{mod}.{a.name}" if f"{mod}.{a.name}" in MODULES else mod for a in node.names]
+        # ``from pkg import sub`` runs ``pkg/__init__`` first: it depends on the package too.
+        names = [mod] + [f"{mod}.{a.name}" for a in node.names if f"{mod}.{a.name}" in MODULES]
     return [n for n in names if n in MODULES]
 
 

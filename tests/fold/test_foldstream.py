@@ -1,4 +1,4 @@
-"""The live fold (rtk.filters.foldstream) behind rtk run and the follow modes (issue 15)."""
+"""The live fold (rtk.fold.live) behind rtk run and the follow modes (issue 15)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rtk.filters.foldstream import FoldStream
+from rtk.fold.live import FoldStream
 
 LOGDATA = Path(__file__).resolve().parents[1] / "logdata"
 

@@ -72,7 +72,7 @@ def main(args: list[str]) -> int:
             spec = None
     if spec is None:  # no filter reads this output: the live fold (whole when short)
         from rtk import config
-        from rtk.filters import foldstream
+        from rtk.fold import live as foldstream
 
         window = int(config.get("limits.passthrough_max_lines"))
         spec = Spec("run", stream=foldstream.factory(window if window > 0 else 1 << 30))

@@ -40,8 +40,8 @@ def run_filter(d: dict[str, Any], output: str, exit_code: int) -> Filtered | Non
 
 def spec_for_match(m: Match) -> Spec:
     d = m.definition
-    if d.get("fold_stream"):  # a follow mode: runs live, folded as it streams (rtk.filters.foldstream)
-        from rtk.filters import foldstream
+    if d.get("fold_stream"):  # a follow mode: runs live, folded as it streams (rtk.fold.live)
+        from rtk.fold import live as foldstream
 
         window = int(d.get("fold_lines") or 50)
         factory = foldstream.factory(window, foldstream.FOLLOW_IDLE)

@@ -88,11 +88,11 @@ def fold_table(lines: list[str], keep: int = 5) -> tuple[list[str], int]:
     each run of rows left out."""
     if len(lines) <= 2 * keep + 2:
         return lines, 0
-    from rtk import facts
-    from rtk.fold import markers
+    from rtk.facts import is_marker as problem_line
+    from rtk.fold.markers import is_marker as fold_marker
 
     def is_marker(line: str) -> bool:  # the fold's markers, and the fact guard's problem lines
-        return markers.is_marker(line) or facts.is_marker(line)
+        return fold_marker(line) or problem_line(line)
 
     out = lines[: keep + 1]
     left = 0

@@ -50,24 +50,24 @@ def select(argv: list[str]) -> Spec | None:
         return None
     _, sub, args = parts
     if sub == "status":
-        from rtk.filters.git import status as _gitstatus
+        import rtk.filters.git.status as _gitstatus
 
         return _gitstatus.status_spec(args)
     at = len(argv) - len(args) - 1  # index of the subcommand word
     if sub in ("log", "show"):
-        from rtk.filters.git import log as _gitlog
+        import rtk.filters.git.log as _gitlog
 
         return _gitlog.log_spec(argv, at) if sub == "log" else _gitlog.show_spec(argv, at)
     if sub == "diff":
-        from rtk.filters.git import diff as _gitdiff
+        import rtk.filters.git.diff as _gitdiff
 
         return _gitdiff.diff_spec(args)
     if sub in ("push", "pull", "fetch", "commit"):
-        from rtk.filters.git import stream as _gitstream
+        import rtk.filters.git.stream as _gitstream
 
         return _gitstream.commit_spec(args) if sub == "commit" else _gitstream.remote_spec(sub, args)
     if sub in _OPS:
-        from rtk.filters.git import ops as _gitops
+        import rtk.filters.git.ops as _gitops
 
         spec: Spec | None = getattr(_gitops, _OPS[sub])(args)
         return spec

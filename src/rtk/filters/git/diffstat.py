@@ -104,7 +104,7 @@ def files_line(files: list[str], cut: list[int]) -> list[str]:
     budget = int(config.get("limits.git_list_tokens"))
     shown = files
     if not fits(files, budget):
-        from rtk.filters.git import listing
+        import rtk.filters.git.listing as listing
 
         shown, n = listing.group([(_stat_path(f), f, "") for f in files], budget, "files")
         cut[0] += n

@@ -10,9 +10,9 @@ tag or detached HEAD points where) unless the user chose. Format flags run unfil
 
 from __future__ import annotations
 
+import rtk.filters.git.diff as _gitdiff
 from rtk import options
 from rtk.filterapi import C_LOCALE, Filtered, Spec, Unrecognized
-from rtk.filters.git import diff as _gitdiff
 from rtk.text import split_lines
 
 _MONTHS = {

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
+import rtk.filters.git.diff as _gitdiff
+import rtk.filters.git.diffstat as _gitstat
 from rtk.filterapi import C_LOCALE, Filtered, Spec, Unrecognized
-from rtk.filters.git import diff as _gitdiff
-from rtk.filters.git import diffstat as _gitstat
 from rtk.filters.git.status import status, upstream
 from rtk.text import split_lines, unquote_path
 

@@ -271,7 +271,7 @@ def _render(
         shown = entries
         n = 0
         if not fits(entries, budget):
-            from rtk.filters.git import listing
+            import rtk.filters.git.listing as listing
 
             shown, n = listing.group([_keyed(name, e) for e in entries], budget)
             cut += n

@@ -12,8 +12,8 @@ that says what happened.
 
 from __future__ import annotations
 
+import rtk.filters.git.diffstat as _gitstat
 from rtk.filterapi import C_LOCALE, LineFilter, Spec
-from rtk.filters.git import diffstat as _gitstat
 from rtk.filters.git.status import status
 
 # Progress and transfer statistics: noise once the command is over.

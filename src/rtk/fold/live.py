@@ -20,7 +20,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from rtk.fold import Folder
+    from rtk.fold.folder import Folder
 
 HOLD = 200  # input lines a shown line waits at most for its fold's count
 WINDOW_CHARS = 1 << 20  # the deciding window holds at most this much text
@@ -93,7 +93,7 @@ class FoldStream(LineFilter):
         return self._join(self._flush())
 
     def _decide(self) -> list[str]:
-        from rtk.fold import data_kind
+        from rtk.fold.detect import data_kind
 
         kind = data_kind(self.sample)
         self.mode = "fold" if kind is None else "data" if kind in ("csv", "tsv") else "raw"
@@ -113,7 +113,7 @@ class FoldStream(LineFilter):
         return out
 
     def _new_folder(self, before: int) -> Folder:
-        from rtk.fold import Folder
+        from rtk.fold.folder import Folder
 
         f = Folder(hold=HOLD)
         f.lines = before  # line numbers count from the start of the output (the recovery file's)
