@@ -128,3 +128,22 @@ def test_remote_command_without_a_safe_filter_keeps_the_generic_path() -> None:
     # `git log` runs with an argv of rtk's own locally (--decorate): its filter is not used remotely
     assert ssh._inner(["ssh", "host", "git", "log"], "commit 0123abc\n", 0) is None
     assert ssh._inner(["ssh", "host", "uname", "-a"], "Linux h 6.1.0 x86_64 GNU/Linux\n", 0) is None
+
+
+def test_remote_git_status_goes_through_the_git_status_filter() -> None:
+    raw = (FIXTURES / "ssh" / "remote-git-status.raw").read_text(encoding="utf-8")
+    res = ssh.remote(["ssh", "host", "git", "-C", "/srv/app", "status"], raw, 0)
+    text = res if isinstance(res, str) else res.text if res else ""
+    assert '(use "git' not in text
+    for path in ("requirements.txt", "src/app/util.py -> src/app/helpers.py", "README.md", "config/settings.py"):
+        assert path in text
+    assert "config/local.py" in text and "nohup.out" in text
+
+
+def test_remote_ls_keeps_the_generic_path() -> None:
+    """rtk's ls drops modes and owners and rounds sizes (-l), or needs the -p it adds locally (short forms)."""
+    listing = (FIXTURES / "ssh" / "remote-ls-etc.raw").read_text(encoding="utf-8")
+    assert ssh._inner(["ssh", "host", "ls", "-la", "/etc"], listing, 0) is None
+    names = "".join(f"{ln.split()[-1]}\n" for ln in listing.splitlines()[3:])  # what `ls -A /etc` prints
+    assert ssh._inner(["ssh", "host", "ls", "-A", "/etc"], names, 0) is None
+    assert ssh.remote(["ssh", "host", "ls", "-la", "/etc"], listing, 0) is None  # a padded table: whole

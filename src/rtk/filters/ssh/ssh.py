@@ -4,9 +4,12 @@ Only non-interactive forms are filtered: a remote command is given and no
 terminal is forced (``-t``), no forwarding-only or control mode (``-N``, ``-f``,
 ``-W``, ``-O``, ``-G``, ``-V``). When the remote command is a plain one (no pipe,
 redirection, substitution or list: see :func:`inner_argv`) and rtk has a filter for
-it that reads the command's output as printed (``dpkg -l``, ``ls``, ``git status``,
-``df``, ``journalctl``... listed in ``INNER``; rtk runs it with the user's argv),
-that filter shapes the output; when it declines, the generic path applies. Output
+it that reads the command's output as printed (``dpkg -l``, ``git status``, ``df``,
+``journalctl``... listed in ``INNER``; rtk runs it with the user's argv),
+that filter shapes the output; when it declines, the generic path applies. ``ls`` is
+not among them: its short forms are run with ``-p`` added (which a remote ``ls`` lacks),
+and for ``ls -l`` rtk keeps names and rounded sizes, while on a server the modes, owners
+and exact sizes are what it was run for (tests/fixtures/ssh/remote-ls-etc). Output
 up to ``limits.passthrough_max_lines`` lines, and JSON/YAML of any length, print raw;
 longer output goes through the folding stage, which keeps errors, warnings and the
 first and last lines and counts what it folds exactly. ssh's own failures (exit 255)
@@ -26,7 +29,7 @@ COMMANDS = ("ssh",)
 # nothing but that text: safe on the same command's output from another host.
 INNER = frozenset(
     (
-        "dpkg-list", "ls", "git-status", "git-diff", "df", "du", "ps", "journalctl", "systemctl-status",
+        "dpkg-list", "git-status", "git-diff", "df", "du", "ps", "journalctl", "systemctl-status",
         "systemctl-list", "docker-ps", "docker-images", "kubectl-get", "ip-addr", "ifconfig", "netstat",
         "ss", "mount", "lsblk", "dmesg", "last", "stat",
     )
