@@ -188,3 +188,26 @@ def test_api_prints_raw_when_compacting_does_not_help_or_it_is_not_json() -> Non
     assert api.api(["gh", "api", "-i", "x"], "HTTP/2.0 200 OK\nServer: GitHub.com\n\n{}", 0) is None
     with pytest.raises(Unrecognized):  # --paginate concatenates pages: not one JSON document
         api.api(["gh", "api", "--paginate", "x"], '[{"a":1}][{"a":2}]', 0)
+
+
+def test_run_view_one_annotation_of_several_jobs_is_printed_once_with_each_job() -> None:
+    out = runs.run_view(["gh", "run", "view", "9017"], raw("gh-run-view/failed-run"), 0)
+    assert out is not None
+    lines = out.splitlines()
+    i = lines.index("ANNOTATIONS")
+    assert lines[i + 1 : i + 5] == [
+        "X Process completed with exit code 1.",
+        "test (3.11): .github#1",
+        "test (3.12): .github#1",
+        "ARTIFACTS",
+    ]
+
+
+def test_run_view_annotations_that_are_not_message_location_pairs_stay_as_printed() -> None:
+    text = (
+        "X main CI · 1\nTriggered via push about 1 hour ago\n\nJOBS\nX test in 1m (ID 2)\n\n"
+        "ANNOTATIONS\nX assert 1 == 2\nfull diff:\ntest: tests/test_a.py#3\n\nX assert 1 == 2\nfull diff:\n"
+        "test: tests/test_b.py#9\n\n"
+    )
+    out = runs.run_view(["gh", "run", "view", "1"], text, 1)
+    assert out is not None and out.count("X assert 1 == 2") == 2 and out.count("full diff:") == 2
