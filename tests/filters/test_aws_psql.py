@@ -112,6 +112,8 @@ def test_compact_table_spreads_nested_objects_into_member_columns() -> None:
 def test_compact_table_does_not_spread_when_a_key_has_a_dot_or_the_member_is_not_always_an_object() -> None:
     dotted = '[{"n": 1, "u": {"a.b": 1}}, {"n": 2, "u": {"a.b": 2}}]'
     assert compact._table(jsonview.loads(dotted), jsonview.Num)[0] == "[2 rows] n|u"  # type: ignore[index]
+    empty = '[{"n": 1, "u": {"": 1}}, {"n": 2, "u": {"": 2}}]'
+    assert compact._table(jsonview.loads(empty), jsonview.Num)[0] == "[2 rows] n|u"  # type: ignore[index]
     mixed = '[{"n": 1, "u": {"a": 1}}, {"n": 2, "u": {}}, {"n": 3, "u": null}]'
     rows = compact._table(jsonview.loads(mixed), jsonview.Num)
     assert rows == ["[3 rows] n|u", "1|{a: 1}", "2|{}", "3|null"]

@@ -65,9 +65,9 @@ def _inline(v: Any, num: type) -> str:
 
 
 def _dotless(v: Any) -> bool:
-    """True when no key of ``v``'s objects, at any depth, holds a dot."""
+    """True when no key of ``v``'s objects, at any depth, holds a dot or is empty."""
     if isinstance(v, dict):
-        return all("." not in k and _dotless(x) for k, x in v.items())
+        return all(k and "." not in k and _dotless(x) for k, x in v.items())
     if isinstance(v, list):
         return all(_dotless(x) for x in v)
     return True
