@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rtk import filters
+from rtk.filters import jsonview
 from rtk.filters.aws import api, compact, s3
 from rtk.filters.psql import psql
 
@@ -95,3 +96,30 @@ def test_psql_expanded_records_keep_every_key_value_and_continuation() -> None:
     assert psql.psql(["psql", "-x"], raw, 0) == (
         "-[ RECORD 1 ]\nid|1\nbody|one   +\n|two\nnote|\n-[ RECORD 2 ]\nid|2\nbody|x\nnote|a | b\n"
     )
+
+
+def test_compact_table_spreads_nested_objects_into_member_columns() -> None:
+    doc = (
+        '{"Functions": [{"Name": "a", "Env": {"Vars": {"STAGE": "prod"}}, "Snap": {"On": "None", "St": "Off"}},'
+        ' {"Name": "b", "Env": {"Vars": {"STAGE": "dev"}}, "Snap": {"On": "All", "St": "On"}}]}'
+    )
+    long = "x" * 90  # the list no longer fits on one line: a table, not inline
+    lines = compact.render(doc.replace('"prod"', f'"{long}"')).splitlines()
+    assert lines[0] == "Functions: [2 rows] Name|Env.Vars.STAGE|Snap.On|Snap.St"
+    assert lines[1:] == [f" a|{long}|None|Off", " b|dev|All|On"]
+
+
+def test_compact_table_does_not_spread_when_a_key_has_a_dot_or_the_member_is_not_always_an_object() -> None:
+    dotted = '[{"n": 1, "u": {"a.b": 1}}, {"n": 2, "u": {"a.b": 2}}]'
+    assert compact._table(jsonview.loads(dotted), jsonview.Num)[0] == "[2 rows] n|u"  # type: ignore[index]
+    empty = '[{"n": 1, "u": {"": 1}}, {"n": 2, "u": {"": 2}}]'
+    assert compact._table(jsonview.loads(empty), jsonview.Num)[0] == "[2 rows] n|u"  # type: ignore[index]
+    mixed = '[{"n": 1, "u": {"a": 1}}, {"n": 2, "u": {}}, {"n": 3, "u": null}]'
+    rows = compact._table(jsonview.loads(mixed), jsonview.Num)
+    assert rows == ["[3 rows] n|u", "1|{a: 1}", "2|{}", "3|null"]
+
+
+def test_one_per_line_keeps_every_element_whole() -> None:
+    doc = '[{"id":1,"title":"a, b","user":{"login":"x"}},{"id":2,"title":"c","labels":[]}]'
+    assert compact.one_per_line(doc) == '- {id: 1, title: "a, b", user: {login: x}}\n- {id: 2, title: c, labels: []}\n'
+    assert compact.one_per_line('{"a":{"b":[1,2]},"c":null}') == "a: {b: [1, 2]}\nc: null\n"

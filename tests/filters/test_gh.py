@@ -109,3 +109,25 @@ def test_pr_diff_error_keeps_message_and_exit_code(tmp_path: Path) -> None:
     text = (p.stdout + p.stderr).decode()
     assert "To get started with GitHub CLI, please run:  gh auth login" in text
     assert "populate the GH_TOKEN environment variable" in text
+
+
+def test_api_minified_list_is_shown_one_element_a_line_with_every_value() -> None:
+    """GitHub sends minified JSON; the real response (tests/fixtures/gh-api/issues) printed raw before."""
+    import json
+
+    from rtk.filters.gh.api import api
+
+    fx = load(FIXTURES / "gh-api" / "issues.toml")
+    raw = fx.raw.decode()
+    out = api(fx.argv, raw, 0)
+    assert out is not None
+    issues = json.loads(raw)
+    lines = out.splitlines()
+    assert len(lines) == len(issues) == 5
+    for line, issue in zip(lines, issues, strict=True):
+        assert line.startswith(f"- {{url: {issue['url']}, ")
+        for key, value in issue.items():
+            assert f"{key}: " in line or f'"{key}": ' in line, key
+            if isinstance(value, (str, int)) and not isinstance(value, bool):
+                assert str(value) in line, (key, value)
+    assert api(fx.argv, raw, 1) is None  # an error body: raw

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from rtk import config, filters
@@ -79,3 +81,69 @@ def test_long_json_is_not_folded() -> None:
     limit = int(config.get("limits.passthrough_max_lines"))
     out = "[\n" + "".join(f'  {{"id": {i}}},\n' for i in range(limit * 2)) + '  {"id": -1}\n]\n'
     assert ssh.remote(["ssh", "h", "cat", "x.json"], out, 0) is None
+
+
+FIXTURES = Path(__file__).parent.parent / "fixtures"
+
+
+@pytest.mark.parametrize(
+    ("words", "argv"),
+    [
+        (["dpkg", "-l"], ["dpkg", "-l"]),
+        (["journalctl -n 500"], ["journalctl", "-n", "500"]),
+        (["git", "-C", "'/srv/my app'", "status"], ["git", "-C", "/srv/my app", "status"]),
+        (["dpkg -l | grep ssh"], None),
+        (["ls", "/var/log/*.log"], None),
+        (["df", "-h;", "reboot"], None),
+        (["echo", "$HOME"], None),
+        (["LC_ALL=C", "ls"], None),
+        (["ls", "'unterminated"], None),
+    ],
+)
+def test_inner_argv(words: list[str], argv: list[str] | None) -> None:
+    assert ssh.inner_argv(words) == argv
+
+
+def test_remote_dpkg_list_goes_through_the_dpkg_filter() -> None:
+    raw = (FIXTURES / "ssh" / "package-list.raw").read_text(encoding="utf-8")
+    res = ssh.remote(["ssh", "-F", "cfg", "host", "dpkg", "-l"], raw, 0)
+    assert res is not None
+    text = res if isinstance(res, str) else res.text
+    assert "Desired=Unknown" not in text and "+++-===" not in text
+    rows = [ln.split() for ln in raw.splitlines() if ln.startswith("ii  ")]
+    assert len(rows) == 928
+    for status, name, version, arch, *_ in rows:
+        assert f"\n{status} {name} {version} {arch} " in text, name
+    # the same through one quoted word, as ssh joins words for the remote shell
+    again = ssh.remote(["ssh", "host", "dpkg -l"], raw, 0)
+    assert (again if isinstance(again, str) else again.text if again else "") == text
+
+
+def test_ssh_failure_is_not_read_as_the_remote_output() -> None:
+    out = "ssh: connect to host 10.0.0.5 port 22: Connection refused\n"
+    assert ssh.remote(["ssh", "host", "dpkg", "-l"], out, 255) is None
+
+
+def test_remote_command_without_a_safe_filter_keeps_the_generic_path() -> None:
+    # `git log` runs with an argv of rtk's own locally (--decorate): its filter is not used remotely
+    assert ssh._inner(["ssh", "host", "git", "log"], "commit 0123abc\n", 0) is None
+    assert ssh._inner(["ssh", "host", "uname", "-a"], "Linux h 6.1.0 x86_64 GNU/Linux\n", 0) is None
+
+
+def test_remote_git_status_goes_through_the_git_status_filter() -> None:
+    raw = (FIXTURES / "ssh" / "remote-git-status.raw").read_text(encoding="utf-8")
+    res = ssh.remote(["ssh", "host", "git", "-C", "/srv/app", "status"], raw, 0)
+    text = res if isinstance(res, str) else res.text if res else ""
+    assert '(use "git' not in text
+    for path in ("requirements.txt", "src/app/util.py -> src/app/helpers.py", "README.md", "config/settings.py"):
+        assert path in text
+    assert "config/local.py" in text and "nohup.out" in text
+
+
+def test_remote_ls_keeps_the_generic_path() -> None:
+    """rtk's ls drops modes and owners and rounds sizes (-l), or needs the -p it adds locally (short forms)."""
+    listing = (FIXTURES / "ssh" / "remote-ls-etc.raw").read_text(encoding="utf-8")
+    assert ssh._inner(["ssh", "host", "ls", "-la", "/etc"], listing, 0) is None
+    names = "".join(f"{ln.split()[-1]}\n" for ln in listing.splitlines()[3:])  # what `ls -A /etc` prints
+    assert ssh._inner(["ssh", "host", "ls", "-A", "/etc"], names, 0) is None
+    assert ssh.remote(["ssh", "host", "ls", "-la", "/etc"], listing, 0) is None  # a padded table: whole

@@ -51,6 +51,33 @@ def test_pr_view_drops_empty_fields_and_keeps_the_body_whole() -> None:
     assert out.split("\n\n", 1)[1].rstrip() == text.split("\n--\n", 1)[1].rstrip()
 
 
+def test_pr_view_header_is_compact_with_every_field() -> None:
+    out = views.view(["gh", "pr", "view", "221"], raw("gh-pr-view/open-with-reviews"), 0)
+    assert out is not None
+    assert out.split("\n\n", 1)[0].splitlines() == [
+        "#221 OPEN Add rate limiting to the widget sync worker",
+        "author: oyelaran; labels: enhancement, performance; assignees: oyelaran; milestone: 3.0; +184 -37",
+        "reviewers: dlopez (Approved), priya-n (Changes requested), tanaka-ren (Requested)",
+        "url: https://localhost:8443/acme/widgets/pull/221",
+    ]
+
+
+def test_view_header_puts_long_or_semicolon_fields_alone_and_keeps_unknown_ones() -> None:
+    text = (
+        "title:\tA; B\nstate:\tCLOSED\nauthor:\tana\nlabels:\tx; y\nprojects:\tRoadmap\n"
+        f"milestone:\t{'m' * 70}\nnumber:\t7\nadditions:\t1\n--\nbody\n"
+    )
+    out = views.view(["gh", "pr", "view", "7"], text, 0)
+    assert (
+        out
+        == f"#7 CLOSED A; B\nauthor: ana; projects: Roadmap; additions: 1\nlabels: x; y\nmilestone: {'m' * 70}\n\nbody\n"
+    )
+    # no number (gh repo view): fields as gh names them
+    assert views.view(["gh", "repo", "view"], "name:\tacme/w\ndescription:\td\n--\n# w\n", 0) == (
+        "name: acme/w\ndescription: d\n\n# w\n"
+    )
+
+
 def test_comment_headers_keep_only_what_says_something() -> None:
     text = "author:\tana\nassociation:\tcontributor\nedited:\ttrue\nstatus:\tnone\n--\nfixed in #3\n--\n"
     assert (
@@ -155,8 +182,32 @@ def test_api_keeps_every_value() -> None:
 
 
 def test_api_prints_raw_when_compacting_does_not_help_or_it_is_not_json() -> None:
-    assert api.api(["gh", "api", "x"], raw("gh-api/issues"), 0) is None  # minified already: no gain
+    assert api.api(["gh", "api", "x"], "[1,2,3]", 0) is None  # no rendering has fewer tokens
+    # (gh-api/issues, GitHub's minified list, was the example here: one element a line now saves on it)
     assert api.api(["gh", "api", "x"], raw("gh-api/not-found"), 1) is None
     assert api.api(["gh", "api", "-i", "x"], "HTTP/2.0 200 OK\nServer: GitHub.com\n\n{}", 0) is None
     with pytest.raises(Unrecognized):  # --paginate concatenates pages: not one JSON document
         api.api(["gh", "api", "--paginate", "x"], '[{"a":1}][{"a":2}]', 0)
+
+
+def test_run_view_one_annotation_of_several_jobs_is_printed_once_with_each_job() -> None:
+    out = runs.run_view(["gh", "run", "view", "9017"], raw("gh-run-view/failed-run"), 0)
+    assert out is not None
+    lines = out.splitlines()
+    i = lines.index("ANNOTATIONS")
+    assert lines[i + 1 : i + 5] == [
+        "X Process completed with exit code 1.",
+        "test (3.11): .github#1",
+        "test (3.12): .github#1",
+        "ARTIFACTS",
+    ]
+
+
+def test_run_view_annotations_that_are_not_message_location_pairs_stay_as_printed() -> None:
+    text = (
+        "X main CI · 1\nTriggered via push about 1 hour ago\n\nJOBS\nX test in 1m (ID 2)\n\n"
+        "ANNOTATIONS\nX assert 1 == 2\nfull diff:\ntest: tests/test_a.py#3\n\nX assert 1 == 2\nfull diff:\n"
+        "test: tests/test_b.py#9\n\n"
+    )
+    out = runs.run_view(["gh", "run", "view", "1"], text, 1)
+    assert out is not None and out.count("X assert 1 == 2") == 2 and out.count("full diff:") == 2

@@ -1,8 +1,11 @@
 """A compact rendering of an aws JSON response: keys unquoted, small objects on one line, every value kept.
 
-A list of objects that share their keys (events, functions, objects of a bucket) becomes a
-table: the keys once as a header, then one line per object with its values split by ``|``.
-Nothing is left out: a key an object lacks is an empty cell (an empty string is ``""``).
+A list of objects that share their keys (events, functions, objects of a bucket, GitHub
+issues) becomes a table: the keys once as a header, then one line per object with its values
+split by ``|``. A member that is an object in every row that has it (``user``, ``reactions``)
+is spread into one column per key, ``user.login``, when no key holds a dot (the header then
+reads one way). Nothing is left out: a key an object lacks is an empty cell (an empty string
+is ``""``).
 """
 
 from __future__ import annotations
@@ -61,10 +64,39 @@ def _inline(v: Any, num: type) -> str:
     return _scalar(v, num)
 
 
+def _dotless(v: Any) -> bool:
+    """True when no key of ``v``'s objects, at any depth, holds a dot or is empty."""
+    if isinstance(v, dict):
+        return all(k and "." not in k and _dotless(x) for k, x in v.items())
+    if isinstance(v, list):
+        return all(_dotless(x) for x in v)
+    return True
+
+
+def _spread(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Members that are a non-empty object in every row holding them become ``key.member`` columns."""
+    nested = {k for x in rows for k, y in x.items() if isinstance(y, dict) and y}
+    nested -= {k for x in rows for k, y in x.items() if not (isinstance(y, dict) and y)}
+    if not nested:
+        return rows
+    out: list[dict[str, Any]] = []
+    for x in rows:
+        flat: dict[str, Any] = {}
+        for k, y in x.items():
+            if k in nested:
+                flat.update((f"{k}.{m}", z) for m, z in y.items())
+            else:
+                flat[k] = y
+        out.append(flat)
+    return _spread(out)
+
+
 def _table(v: list[Any], num: type) -> list[str] | None:
     """A list of objects with shared keys as a header line + one ``|``-split line per object, or None."""
     if len(v) < 2 or not all(isinstance(x, dict) and x for x in v):
         return None
+    if _dotless(v):
+        v = _spread(v)
     cols: dict[str, None] = {}
     for x in v:
         cols.update(dict.fromkeys(x))
@@ -123,3 +155,18 @@ def render(text: str) -> str:
     else:
         _block(value, 0, Num, out, "")
     return "\n".join(out) + "\n"
+
+
+def one_per_line(text: str) -> str:
+    """Each element of a top-level array (or member of an object) on one line, inline, keys unquoted."""
+    from rtk.filters.jsonview import Num, loads
+
+    try:
+        value = loads(text)
+    except ValueError as e:
+        raise Unrecognized(f"not JSON: {e}") from None
+    if isinstance(value, dict):
+        return "".join(f"{_key(k)}: {_inline(x, Num)}\n" for k, x in value.items())
+    if isinstance(value, list):
+        return "".join(f"- {_inline(x, Num)}\n" for x in value)
+    return _inline(value, Num) + "\n"

@@ -3,7 +3,9 @@
 gh prints the run header, ``JOBS`` with one line per job (and, for a failed job or with
 ``--verbose``, one line per step), ``ANNOTATIONS``, ``ARTIFACTS`` and two hint lines.
 The filter keeps every line but the steps that succeeded, which become one count per
-job, and the blank lines between sections.
+job, and the blank lines between sections. Annotations print as a message line and a
+``job: path#line`` line each; one message raised by several jobs (a test matrix's
+``Process completed with exit code 1.``) is printed once, with each job's line under it.
 """
 
 from __future__ import annotations
@@ -38,4 +40,24 @@ def run_view(argv: list[str], output: str, exit_code: int) -> str | None:
         if line.strip():
             out.append(line)
     flush()
-    return "\n".join(out) + "\n"
+    return "\n".join(_annotations(out)) + "\n"
+
+
+def _annotations(lines: list[str]) -> list[str]:
+    """The ANNOTATIONS section with each message once and every location line under it."""
+    if "ANNOTATIONS" not in lines:
+        return lines
+    start = lines.index("ANNOTATIONS") + 1
+    end = start
+    while end < len(lines) and lines[end] != "ARTIFACTS" and not lines[end].startswith(("To see ", "View this run")):
+        end += 1
+    body = lines[start:end]
+    marks = ("X ", "! ", "- ")  # gh's symbols for a failure, a warning and a notice
+    msgs, locs = body[::2], body[1::2]
+    if len(body) % 2 or not all(m.startswith(marks) for m in msgs) or any(loc.startswith(marks) for loc in locs):
+        return lines  # not message/location pairs: as printed
+    grouped: dict[str, list[str]] = {}
+    for msg, loc in zip(msgs, locs, strict=True):
+        grouped.setdefault(msg, []).append(loc)
+    section = [x for msg, locs in grouped.items() for x in (msg, *locs)]
+    return lines[:start] + section + lines[end:]
