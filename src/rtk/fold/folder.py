@@ -39,6 +39,8 @@ class Folder:
     Memory is bounded by the number of templates and the held lines, never by the input.
     """
 
+    base = 0  # printed line numbers are offset by this (a tail window: its first line is line base + 1 of the file)
+
     def __init__(self, hold: int | None = None, max_templates: int = 2000) -> None:
         self.hold = hold
         self.miner = Miner(max_templates=max_templates)
@@ -314,7 +316,8 @@ class Folder:
         else:
             start = seen[0] + 1
         first, last = int(mid[0][1]), int(mid[-1][1])  # type: ignore[call-overload]
-        text = f"… lines {first}-{last}: the same {len(mid)} lines as lines {start}-{seen[1]}"
+        b = self.base
+        text = f"… lines {first + b}-{last + b}: the same {len(mid)} lines as lines {start + b}-{seen[1] + b}"
         if len(text) >= size_of(body):
             return
         mid[0][0] = "ref"
@@ -385,7 +388,7 @@ class Folder:
         if show_last:
             folded -= 1
         end = g.last_no - 1 if show_last else g.last_no
-        out = [render_fold(g, folded, g.first + 1, end)]
+        out = [render_fold(g, folded, g.first + 1 + self.base, end + self.base)]
         if show_last:
             out.append(g.last)
         if held and sum(len(str(e[2])) + 1 for e in g.tents) <= sum(len(o) + 1 for o in out):
