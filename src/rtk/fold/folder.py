@@ -159,6 +159,8 @@ class Folder:
     def finish(self) -> list[str]:
         """The remaining lines: held folds with their final counts, the access summary, the last lines."""
         if self._blk:
+            self._block_into_tail()
+        if self._blk:
             self._close_block()
         out = self._flush(True)
         for no, line in self.tail:
@@ -171,6 +173,26 @@ class Folder:
         if self.requests >= 20:
             out.insert(len(out) - min(TAIL, self.lines), self._access_summary())
         return out
+
+    def _block_into_tail(self) -> None:
+        """A traceback going on into the last lines takes its lines there, up to its message, into the block.
+
+        So a traceback that ends the output, the same as one shown before, is named by its range
+        like the others (its message line stays whole); the last lines after it are shown whole.
+        """
+        b = self.blocks
+        tail = self.tail
+        while tail:
+            state = (b.kind, b.length, b.take_next)
+            no, line = tail[0]
+            inside = b.feed(line)
+            b.kind, b.length, b.take_next = state
+            if not inside:
+                return
+            tail.popleft()
+            self._take(no, line)
+            if not b.kind:  # its message closed it
+                return
 
     def _mask(self, tok: str) -> str:
         if len(self._cache) > CACHE:
