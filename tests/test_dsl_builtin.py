@@ -142,3 +142,27 @@ def test_lookup_picks_the_right_builtin(argv: list[str], name: str | None) -> No
 
 def test_python_families_take_precedence() -> None:
     assert not set(_index.WORDS) & set(filters.FAMILIES)
+
+
+def test_dmesg_folds_a_repeated_message_and_keeps_the_cut_for_a_boot_log() -> None:
+    """Issue 15: plain dmesg goes through the fold when long; a boot log the fold cannot halve keeps head/tail."""
+    from rtk.dsl import engine
+
+    d = BY_NAME["dmesg"]
+    boot = (FIXTURES / "dmesg" / "local.raw").read_text(encoding="utf-8")  # real: 347 lines, nearly all one-off
+    res = engine.apply(d, boot)
+    lines = boot.splitlines()
+    assert res.text.split("\n")[:10] == lines[:10] and res.text.split("\n")[-40:] == lines[-40:]
+    assert res.text == engine.apply({**d, "fold_lines": None}, boot).text  # exactly the cut, not the fold
+    assert "lines omitted)" in res.text and "more like:" not in res.text
+    # The start of the same boot log, then a flapping link for 300 lines: folded, each message counted once.
+    up = "[{:>5}.{:06d}] e1000e 0000:00:19.0 eth0: NIC Link is Up 1000 Mbps Full Duplex, Flow Control: Rx/Tx"
+    down = "[{:>5}.{:06d}] e1000e 0000:00:19.0 eth0: NIC Link is Down"
+    flaps = [(up if i % 2 else down).format(5000 + i, 1000 * i) for i in range(300)]
+    text = "\n".join([*lines[:60], *flaps, *lines[-5:]])
+    out = engine.apply(d, text).text.split("\n")
+    assert flaps[0] in out and flaps[1] in out and out[-5:] == lines[-5:]  # each message whole once, the end too
+    folds = [ln for ln in out if ln.startswith("… ") and " more like: " in ln]
+    assert any("NIC Link is Down" in ln and "(lines 62-359)" in ln for ln in folds), folds
+    assert any("NIC Link is Up" in ln and "(lines 63-360)" in ln for ln in folds), folds
+    assert not any("lines omitted" in ln for ln in out) and len(out) < 80

@@ -78,7 +78,7 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
     },
     "read": {
         "fold": (True, "rtk read folds a long log-like file (rtk read FILE --raw: the exact bytes)"),
-        "fold_min_lines": (200, "rtk read: files with at most this many lines are never folded"),
+        "fold_min_lines": (200, "rtk read: files (and tail windows) with at most this many lines are never folded"),
     },
     "filters": {
         "disabled": ([], "filter ids never applied (their commands run raw)"),

@@ -86,3 +86,25 @@ def test_long_command_lines_fold_by_their_first_words() -> None:
     out, _ = fold_lines(lines)
     assert sum(1 for ln in out if ln.startswith("Running")) <= 2
     assert any(ln.startswith("… ") and ln.startswith("… 1") and "Running" in ln for ln in out)
+
+
+def test_a_repeated_traceback_reaching_into_the_last_lines_is_named_too() -> None:
+    """A traceback whose end falls in the last 5 lines was printed whole even when the same as one before."""
+    lines = _log(6)[:-6]  # the output ends with its sixth traceback and its message
+    lines += ["2026-11-24 07:01:00,000 INFO    [w] worker stopping: 6 failed"]
+    out, _ = fold_lines(lines)
+    assert out.count(FRAMES[1]) == 1 and out.count(FRAMES[6]) == 1  # the frames once, the tail's included
+    first = lines.index(FRAMES[0]) + 1
+    last = len(lines) - 8  # the last traceback's first line
+    assert f"… lines {last}-{last + 6}: the same 7 lines as lines {first}-{first + 6}" in out
+    assert out[-4] == "2026-11-24 07:00:05,200 ERROR   [w] order 2005 failed"
+    assert out[-2:] == lines[-2:]  # its message and the final line stay whole
+    assert out[-2] == "ValueError: stock for SKU-0005 would go negative (5 < 8)"
+
+
+def test_a_different_traceback_in_the_last_lines_stays_whole() -> None:
+    lines = _log(2)[:-6]
+    lines[-2] = '    raise KeyError("sku")'
+    lines += ["2026-11-24 07:01:00,000 INFO    [w] worker stopping: 2 failed"]
+    out, _ = fold_lines(lines)
+    assert out[-9:] == lines[-9:]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -53,3 +54,45 @@ def test_raw_config_off_source_and_short_files_stay_exact(tmp_path: Path) -> Non
     short = tmp_path / "short.log"
     short.write_text("".join(f"2024-05-01 INFO tick {i}\n" for i in range(150)))
     assert _run(str(short)) == short.read_bytes()
+
+
+def test_tail_window_of_a_log_folds_with_the_files_own_line_numbers(tmp_path: Path) -> None:
+    """Issue 15: ``tail -n 300 access.log`` (rtk read --tail-lines 300) folds like cat of a log."""
+    f = tmp_path / "app.log"
+    rows = [f"2024-05-01T10:{i // 60 % 60:02d}:{i % 60:02d}Z INFO GET /api/{i % 3} 200 {i}ms" for i in range(1000)]
+    rows[849] = "2024-05-01T10:14:09Z ERROR payment failed: card declined"  # line 850, inside the window
+    f.write_text("\n".join(rows) + "\n")
+    data = f.read_bytes().split(b"\n")
+    out = _run(str(f), "--tail-lines", "300").decode()
+    head, first, *rest = out.split("\n")
+    assert head.startswith(f"[rtk] {f}: last 300 lines (lines 701-1,000) folded to ")
+    assert head.endswith(f"; exact lines: rtk read {f} --lines A-B")
+    assert first == rows[700]  # the window's first line, not the file's
+    assert rows[849] in rest and rows[999] in rest
+    assert len(out) < len(b"\n".join(data[700:])) // 4
+    ranges = [tuple(map(int, m)) for m in re.findall(r"\(lines (\d+)-(\d+)\)", out)]
+    assert ranges and all(701 < a <= b <= 1000 for a, b in ranges), ranges
+    for a, b in ranges:  # each range is the file's own lines: rtk read --lines gives back lines of that template
+        got = _run(str(f), "--lines", f"{a}-{b}").decode().splitlines()
+        assert got == rows[a - 1 : b] and all(" INFO GET /api/" in g for g in (got[0], got[-1]))
+
+
+def test_short_raw_and_source_tail_windows_stay_exact(tmp_path: Path) -> None:
+    f = _log(tmp_path)
+    data = f.read_bytes()
+
+    def tail(n: int) -> bytes:
+        return b"".join(data.splitlines(keepends=True)[-n:])
+
+    assert _run(str(f), "--tail-lines", "200") == tail(200)  # not longer than read.fold_min_lines
+    assert _run(str(f), "--tail-lines", "300", "--raw") == tail(300)
+    assert _run(str(f), "-n", "--tail-lines", "300").count(b"\n") == 300
+    cfg = tmp_path / "cfg"
+    (cfg / "rtk").mkdir(parents=True)
+    (cfg / "rtk" / "config.toml").write_text("[read]\nfold = false\n")
+    env = {"XDG_CONFIG_HOME": str(cfg), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    off = subprocess.run([*RTK, str(f), "--tail-lines", "300"], capture_output=True, env=env).stdout
+    assert off == tail(300)
+    src = tmp_path / "gen.py"
+    src.write_text("".join(f"x{i} = {i}\n" for i in range(600)))
+    assert _run(str(src), "--tail-lines", "400") == b"".join(src.read_bytes().splitlines(keepends=True)[-400:])

@@ -154,6 +154,9 @@ def test_no_config_file_means_no_exclusions(monkeypatch: pytest.MonkeyPatch) -> 
         (["bash deploy.sh"], "bash deploy.sh prod", None),
         (["^node .*seed"], "node scripts/seed.js", None),
         ([], "node scripts/seed.js", "rtk run node scripts/seed.js"),
+        (["uv run script.py"], "uv run script.py --all", None),
+        (["uv run"], "uv run python x.py", None),
+        (["uv run other.py"], "uv run script.py", "rtk run uv run script.py"),
     ],
 )
 def test_exclude_commands_opts_scripts_out(exclude: list[str], line: str, expected: str | None) -> None:

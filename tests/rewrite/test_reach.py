@@ -270,3 +270,41 @@ def test_discover_does_not_list_handled_commands_as_candidates(command: str) -> 
 def test_aws_output_value_decides_native_or_served(command: str, served: bool) -> None:
     got = _rewritten(command)
     assert (got == "rtk " + command) if served else got is None, (command, got)
+
+
+# Issue 15: a script run through uv goes through rtk run like `python3 x.py` (rtk uv run passed its output
+# through unfolded); uv run of a tool keeps that tool's rule, servers, REPLs and inline code do not become rtk run.
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("uv run script.py", "rtk run uv run script.py"),
+        ("uv run python script.py", "rtk run uv run python script.py"),
+        ("uv run python3 -u scripts/import.py --batch 500", "rtk run uv run python3 -u scripts/import.py --batch 500"),
+        ("uv run --with rich script.py", "rtk run uv run --with rich script.py"),
+        ("uv run --directory app scripts/x.py", "rtk run uv run --directory app scripts/x.py"),
+        ("uv run python -m pkg.tool", "rtk run uv run python -m pkg.tool"),
+        ("uv run -m pkg.tool", "rtk run uv run -m pkg.tool"),
+        ("uv run ./deploy.sh prod", "rtk run uv run ./deploy.sh prod"),
+        ("uv run pytest", "uv run rtk pytest"),
+        ("uv run pytest -x tests/a.py", "uv run rtk pytest -x tests/a.py"),
+        ("uv run python -m pytest", "uv run rtk python -m pytest"),
+        ("uv run -m pytest", "rtk uv run -m pytest"),
+        ("uv run ruff check .", "uv run rtk ruff check ."),
+        ("uv run mypy src", "uv run rtk mypy src"),
+    ],
+)
+def test_uv_run_script_goes_through_rtk_run(command: str, expected: str) -> None:
+    assert _rewritten(command) == expected
+    if expected.startswith("rtk run "):
+        assert engine.classify(command).reason == "script"
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["uv run python", "uv run python -c 'print(1)'", "uv run python -i x.py", "uv run python -m http.server",
+     "uv run -m http.server", "uv run manage.py runserver", "uv run app.py", "uv run script.py > out.txt",
+     "cat rows.csv | uv run script.py"],
+)  # fmt: skip
+def test_uv_run_of_a_repl_server_or_redirect_is_not_a_script_run(command: str) -> None:
+    got = _rewritten(command)
+    assert got is None or not got.startswith("rtk run "), got

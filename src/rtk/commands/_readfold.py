@@ -73,8 +73,12 @@ def _blocks(source: Iterator[bytes]) -> Iterator[list[str]]:
         yield data.removesuffix(b"\n").decode("utf-8", "surrogateescape").split("\n")
 
 
-def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None]) -> tuple[bool, int]:
-    """Print the folded view of a file (header line first) unless it would not be smaller; bytes read."""
+def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None], first: int = 1) -> tuple[bool, int]:
+    """Print the folded view of a file (header line first) unless it would not be smaller; bytes read.
+
+    ``first``: the file's own number of the first line of ``source`` (a tail window): the
+    line ranges printed are the file's, so ``rtk read FILE --lines A-B`` gives them back.
+    """
     from rtk.factguard import StreamGuard
     from rtk.fold import Folder
 
@@ -82,6 +86,7 @@ def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None]) -> 
         KEEP = 2 << 20  # printed text kept for the presence checks (its word set is built once, at the end)
 
     folder = Folder()
+    folder.base = first - 1
     raw = 0
     shown = 0
     with tempfile.SpooledTemporaryFile(max_size=8 << 20) as spool:
@@ -125,7 +130,10 @@ def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None]) -> 
             spool.write(lost.encode("utf-8", "surrogateescape"))
         if spool.tell() >= raw * 0.9 or not folder.folded:
             return False, raw
-        head = f"[rtk] {name}: {folder.lines:,} lines folded to {shown:,}; exact lines: rtk read {name} --lines A-B\n"
+        what = f"{folder.lines:,} lines"
+        if first > 1:
+            what = f"last {folder.lines:,} lines (lines {first:,}-{first + folder.lines - 1:,})"
+        head = f"[rtk] {name}: {what} folded to {shown:,}; exact lines: rtk read {name} --lines A-B\n"
         write(head.encode("utf-8", "surrogateescape"))
         spool.seek(0)
         while True:

@@ -51,8 +51,10 @@ line covers most of them) longer than read.fold_min_lines (200) is folded:
 each kind of line is printed once with its count and line range, warnings,
 errors, tracebacks, rare lines and the last lines whole, under one header line
 saying so. Source code, data (JSON, YAML, CSV...) and other text stay byte for
-byte. --raw, a window, -n or a level turn folding off for a call; read.fold =
-false in the config turns it off."""
+byte. A --tail-lines window of more than read.fold_min_lines lines of such a
+file is folded the same way (tail -n 300 app.log), its line ranges the file's
+own line numbers. --raw, --head-lines, --lines, -n or a level turn folding off
+for a call; read.fold = false in the config turns it off."""
 
 OPTIONS = {
     "-n": ("number", False),
@@ -185,22 +187,22 @@ def _one(
         body = _window.line_range(_window.chunks(f, sniffed), *span)
     elif head is not None:
         body = _window.head(_window.chunks(f, sniffed), head)
+    elif tail is not None and inp.seekable and fold and tail > fold:  # tail -n 300 app.log: folded like cat
+        start = _window.tail_start(f, inp.start, inp.size, tail)
+        f.seek(start)
+        got = _folded(name, f, b"", o, header, fold, inp.start, start)
+        if got is None:
+            return
+        body = got
     elif tail is not None and inp.seekable:
         body, first = _window.tail_of_file(inp, tail, number)
     elif tail is not None:
         body, first = _window.tail_of_stream(_window.chunks(f, sniffed), tail, number)
     elif fold and inp.seekable:
-        from rtk.commands import _readfold
-
-        got, long = _readfold.sample(f, sniffed, fold)
-        if long and _readfold.decide(name, got):
-            done, size = _readfold.fold(name, _chain(got, _window.chunks(f)), o.write)
-            if done:
-                o.raw_chars += size  # bytes, close enough to characters for the savings figure
-                return
-            f.seek(inp.start)
-            got = []
-        body = _chain(got, _window.chunks(f))
+        got = _folded(name, f, sniffed, o, header, fold, inp.start, inp.start)
+        if got is None:
+            return
+        body = got
     else:
         body = _window.chunks(f, sniffed)
     o.raw(header)  # head and tail print the same "==> FILE <==" headers
@@ -231,6 +233,40 @@ def _one(
         o.write(numbering.feed(b) if numbering is not None else b)
 
 
+def _folded(
+    name: str, f: BinaryIO, sniffed: bytes, o: _Out, header: bytes, fold: int, lo: int, start: int
+) -> Iterator[bytes] | None:
+    """Print the folded view of a long log-like file read from offset ``start`` (None: done), else its bytes.
+
+    ``lo``: where the file's content starts; the fold's line ranges count from there, so a
+    tail window's ranges are the file's own line numbers (``rtk read FILE --lines A-B``).
+    """
+    from rtk.commands import _readfold
+
+    got, long = _readfold.sample(f, sniffed, fold)
+    if not (long and _readfold.decide(name, got)):
+        return _chain(got, _window.chunks(f))
+    first = 1
+    if start > lo:
+        at = f.tell()
+        first = _window.count_lines(f, lo, start) + 1
+        f.seek(at)
+    todo = [header] if header else []
+
+    def write(b: bytes) -> None:
+        if todo:  # the "==> FILE <==" header of several files goes before the fold's own header line
+            o.raw(todo[0])
+            o.write(todo.pop())
+        o.write(b)
+
+    done, size = _readfold.fold(name, _chain(got, _window.chunks(f)), write, first)
+    if done:
+        o.raw_chars += size  # bytes, close enough to characters for the savings figure
+        return None
+    f.seek(start)
+    return _window.chunks(f)
+
+
 def _chain(kept: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:
     yield from kept
     yield from rest
@@ -256,7 +292,7 @@ def main(args: list[str]) -> int:
     files = a.pos or ["-"]
     windowed = head is not None or tail is not None or span is not None
     fold = 0
-    if not (windowed or number or level != "none" or a.flag("raw")):
+    if not (head is not None or span is not None or number or level != "none" or a.flag("raw")):
         from rtk import config
 
         if config.get("read.fold"):

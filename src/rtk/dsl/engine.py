@@ -141,7 +141,13 @@ def apply(d: dict[str, Any], text: str, exit_code: int = 0) -> Result:
         from rtk import fold
 
         folded = fold.fold_output(lines)
-        if folded is not None and folded[1]:
+        # With a head/tail cut to fall back on, a fold that keeps more than half of the lines (and more than
+        # the cut would) loses to it: a boot log (dmesg) is nearly all one-off lines, which a fold keeps whole.
+        if (
+            folded is not None
+            and folded[1]
+            and (not (head or tail) or len(folded[0]) <= max(len(lines) // 2, head + tail + 1))
+        ):
             lines = folded[0]
             head = tail = 0
     if head and tail:

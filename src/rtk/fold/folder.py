@@ -39,6 +39,8 @@ class Folder:
     Memory is bounded by the number of templates and the held lines, never by the input.
     """
 
+    base = 0  # printed line numbers are offset by this (a tail window: its first line is line base + 1 of the file)
+
     def __init__(self, hold: int | None = None, max_templates: int = 2000) -> None:
         self.hold = hold
         self.miner = Miner(max_templates=max_templates)
@@ -157,6 +159,8 @@ class Folder:
     def finish(self) -> list[str]:
         """The remaining lines: held folds with their final counts, the access summary, the last lines."""
         if self._blk:
+            self._block_into_tail()
+        if self._blk:
             self._close_block()
         out = self._flush(True)
         for no, line in self.tail:
@@ -169,6 +173,26 @@ class Folder:
         if self.requests >= 20:
             out.insert(len(out) - min(TAIL, self.lines), self._access_summary())
         return out
+
+    def _block_into_tail(self) -> None:
+        """A traceback going on into the last lines takes its lines there, up to its message, into the block.
+
+        So a traceback that ends the output, the same as one shown before, is named by its range
+        like the others (its message line stays whole); the last lines after it are shown whole.
+        """
+        b = self.blocks
+        tail = self.tail
+        while tail:
+            state = (b.kind, b.length, b.take_next)
+            no, line = tail[0]
+            inside = b.feed(line)
+            b.kind, b.length, b.take_next = state
+            if not inside:
+                return
+            tail.popleft()
+            self._take(no, line)
+            if not b.kind:  # its message closed it
+                return
 
     def _mask(self, tok: str) -> str:
         if len(self._cache) > CACHE:
@@ -314,7 +338,8 @@ class Folder:
         else:
             start = seen[0] + 1
         first, last = int(mid[0][1]), int(mid[-1][1])  # type: ignore[call-overload]
-        text = f"… lines {first}-{last}: the same {len(mid)} lines as lines {start}-{seen[1]}"
+        b = self.base
+        text = f"… lines {first + b}-{last + b}: the same {len(mid)} lines as lines {start + b}-{seen[1] + b}"
         if len(text) >= size_of(body):
             return
         mid[0][0] = "ref"
@@ -385,7 +410,7 @@ class Folder:
         if show_last:
             folded -= 1
         end = g.last_no - 1 if show_last else g.last_no
-        out = [render_fold(g, folded, g.first + 1, end)]
+        out = [render_fold(g, folded, g.first + 1 + self.base, end + self.base)]
         if show_last:
             out.append(g.last)
         if held and sum(len(str(e[2])) + 1 for e in g.tents) <= sum(len(o) + 1 for o in out):

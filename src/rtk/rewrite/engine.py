@@ -28,6 +28,7 @@ from rtk.rewrite.matching import (  # noqa: F401  (match, reset, Settings: part 
     resolved_forms,
     script_form,
     settings,
+    uv_script,
 )
 from rtk.shell import segments as _seg
 
@@ -203,6 +204,8 @@ def _plan(seg: _seg.Segment, role: str, conf: Settings, line: str, active_only: 
     res = _seg.resolve(values, at)
     if res.kind and res.tool == "rtk":
         return _Plan(Classification("ignored", "already rtk"))
+    if tool == "uv" and res.kind and uv_script(values, res) and not match(_seg.tool_name(res.tool), values[res.rest :]):
+        return _script(role, values, at, res, conf, tw.start, tool)  # uv run script.py: rtk run, as python3 x.py
 
     # Candidates in order of preference: (rule, sub, index where rtk goes, rule args).
     cands: list[tuple[Rule, str, int]] = []

@@ -373,3 +373,18 @@ def script_form(word: str, args: list[str]) -> bool:
             return False
         i += 1
     return False  # the interpreter alone: a REPL
+
+
+def uv_script(values: list[str], res: _seg.Resolved) -> bool:
+    """Whether ``uv run ...`` runs a script: ``uv run script.py``, ``uv run python x.py``, ``uv run
+    python -m pkg.tool``, ``uv run -m pkg.tool``, ``uv run ./run.sh``; such commands go through
+    ``rtk run`` as ``python3 script.py`` does (``uv run pytest`` keeps its tool's rule)."""
+    if res.wrapper == "uv run -m":  # uv run -m pkg.tool: python -m pkg.tool
+        mod = res.tool
+        return bool(mod) and mod.split(".", 1)[0] not in _LIVE_MODULES and mod not in _LIVE_MODULES
+    if res.wrapper != "uv run" or res.index < 0 or res.kind not in ("inner", "inner-python"):
+        return False
+    word = values[res.index]
+    if res.kind == "inner" and word.endswith(".py") and not _seg.is_python(word):
+        return _seg.tool_name(word) not in _LIVE_SCRIPTS  # uv runs a .py file with the project's python
+    return script_form(word, values[res.index + 1 :])
