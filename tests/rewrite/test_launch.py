@@ -65,7 +65,7 @@ def test_current_knows_whether_rtk_is_on_path(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(sys, "argv", ["/somewhere/rtk/__main__.py", "rewrite"])  # python -m rtk
     assert launch.current().plain == "rtk"
     monkeypatch.setenv("PATH", SYSTEM_PATH)
-    assert launch.current().plain == f"{os.path.abspath(sys.executable)} -m rtk"
+    assert launch.current().plain == f"{os.path.abspath(sys.executable)} -P -m rtk"
 
 
 def test_quote() -> None:
@@ -165,3 +165,22 @@ def test_python_path_of_the_command_runs_none_of_its_modules_in_rtk(repo: Path) 
                          capture_output=True, text=True, check=False)  # fmt: skip
     assert "HIJACKED" not in run.stderr
     assert run.returncode == 0
+
+
+def test_rtk_run_as_a_module_never_imports_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A checkout holding an `rtk` package (or a module named like one rtk imports) must not run in
+    # its place: the hook command init writes and the absolute word of a rewrite both use `-m rtk`.
+    from rtk.agents import registry
+
+    (tmp_path / "rtk").mkdir()
+    (tmp_path / "rtk" / "__init__.py").write_text("")
+    (tmp_path / "rtk" / "__main__.py").write_text("print('HIJACKED')\n")
+    monkeypatch.setattr(sys, "argv", ["/somewhere/rtk/__main__.py", "hook", "claude"])
+    monkeypatch.setenv("PATH", SYSTEM_PATH)
+    monkeypatch.setattr(registry, "launcher", lambda: "")
+    for word in (launch.current().absolute, registry.rtk_command()):
+        p = subprocess.run(f"{word} --version", shell=True, cwd=tmp_path, capture_output=True, text=True, check=False)
+        assert "HIJACKED" not in p.stdout
+        assert p.returncode == 0 and p.stdout.startswith("rtk"), p

@@ -65,7 +65,7 @@ def current() -> Launch:
         script = os.path.abspath(argv0)
         absolute = quote(script)
     elif sys.executable:
-        absolute = quote(os.path.abspath(sys.executable)) + " -m rtk"
+        absolute = quote(os.path.abspath(sys.executable)) + " -P -m rtk"  # -P: the cwd is not on sys.path
     else:
         return LIBRARY
     found = on_path()
