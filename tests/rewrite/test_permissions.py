@@ -10,6 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from rwhelpers import AllRegistry
 
 from helpers import RTK_ROOT
@@ -348,3 +351,20 @@ def test_project_settings_found_from_a_subdirectory(tmp_path: Path) -> None:
     assert engine.decide("git status", cwd=str(sub)).verdict == "allow"
     assert permissions.project_root(str(sub)) == str(project)
     assert permissions.project_root(str(tmp_path)) == str(tmp_path)  # nothing above: cwd itself
+
+
+_WORD = st.text(alphabet=st.sampled_from("ab -&;'\"\t"), max_size=6)
+_PLAIN = st.text(alphabet=st.sampled_from("ab-"), min_size=1, max_size=3)
+
+
+@hsettings(max_examples=int(os.environ.get("RTK_FUZZ_EXAMPLES", "60")), deadline=None, derandomize=True, database=None)
+@given(words=st.lists(_WORD, min_size=1, max_size=5), prefix=st.lists(_PLAIN, min_size=1, max_size=3))
+def test_a_prefix_allow_holds_only_for_those_exact_arguments(words: list[str], prefix: list[str]) -> None:
+    # A prefix rule names arguments (as Codex's execpolicy does): `ssh host uptime:*` allows argv
+    # ssh host uptime ..., never ssh host "uptime && rm -rf ~".
+    import shlex
+
+    line = shlex.join(["tool", *words])
+    d = engine.decide(line, permissions=Permissions(allow=[" ".join(["tool", *prefix]) + ":*"]))
+    if d.permission == "allow":
+        assert words[: len(prefix)] == prefix, line
