@@ -278,6 +278,12 @@ def test_already_enabled_is_unchanged_and_strip_leaves_an_empty_list() -> None:
         b"- a\n- b\n",  # not a mapping at all
         b'"plugins":\n  enabled: []\n',  # a quoted key
         b"\xff\xfe",
+        # Line breaks a YAML reader sees and a split on LF does not: rtk saw no `plugins:` and appended
+        # a second one, which replaced the user's (its `disabled: [rtk]` and other plugins lost).
+        "model: x\u2028plugins:\u2028  disabled: [rtk]\u2028  enabled: [a]\n".encode(),
+        b"model: x\rplugins:\r  enabled:\r    - a\n",
+        "plugins:\n  enabled: []\x85x: 1\n".encode(),
+        "a: 1\u2029plugins: {}\n".encode(),
     ],
 )
 def test_unsafe_shapes_are_refused(data: bytes) -> None:

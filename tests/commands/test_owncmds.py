@@ -66,6 +66,36 @@ def test_simple_words() -> None:
     assert run_cmd.simple_words("ls *.py") is None
 
 
+@pytest.mark.parametrize(
+    ("line", "code", "out"),
+    [
+        ("exit 3", 3, b""),  # a builtin: run by rtk as a program it was "command not found", 127
+        ("cd /", 0, b""),
+        ("set -e", 0, b""),
+        ("command -v sh", 0, None),
+        ("printf %s a\rb", 0, None),  # CR is no separator for the shell: one word `a\rb`
+    ],
+)
+def test_run_c_is_the_shell_line(line: str, code: int, out: bytes | None) -> None:
+    p = rtk("run", "-c", line)
+    sh = subprocess.run(["/bin/sh", "-c", line], capture_output=True, check=False)
+    assert (p.returncode, sh.returncode) == (code, code), p
+    assert p.stderr == b""
+    if out is not None:
+        assert p.stdout == out
+    assert run_cmd.simple_words(line) is None
+
+
+def test_run_c_passes_every_argument_byte_for_byte(tmp_path: Path) -> None:
+    script = tmp_path / "argv.py"
+    script.write_text("import sys\nsys.stdout.write(repr(sys.argv[1:]))\n")
+    line = f"{sys.executable} {script} 'a b' '' \"it's\" x\ry --opt=\"q\""
+    p = rtk("run", "-c", line)
+    sh = subprocess.run(["/bin/sh", "-c", line], capture_output=True, check=False)
+    assert sh.stdout == b"['a b', '', \"it's\", 'x\\ry', '--opt=q']"
+    assert p.stdout.rstrip(b"\n") == sh.stdout
+
+
 def test_recall_errors_are_one_line() -> None:
     p = rtk("recall", "ffffffff")
     assert p.returncode == 1 and p.stderr.decode().count("\n") == 1 and b"Traceback" not in p.stderr

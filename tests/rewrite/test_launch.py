@@ -65,7 +65,7 @@ def test_current_knows_whether_rtk_is_on_path(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(sys, "argv", ["/somewhere/rtk/__main__.py", "rewrite"])  # python -m rtk
     assert launch.current().plain == "rtk"
     monkeypatch.setenv("PATH", SYSTEM_PATH)
-    assert launch.current().plain == f"{os.path.abspath(sys.executable)} -m rtk"
+    assert launch.current().plain == f"{os.path.abspath(sys.executable)} -P -m rtk"
 
 
 def test_quote() -> None:
@@ -123,3 +123,64 @@ def test_hook_run_by_absolute_path_answers_a_command_that_resolves(repo: Path) -
     new = json.loads(p.stdout)["hookSpecificOutput"]["updatedInput"]["command"]
     assert new == f"{LAUNCHER} git status"
     assert _bash(new, repo, SYSTEM_PATH) == 0
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "PYTHONPATH=. git status",  # rtk would import the directory's modules
+        "PYTHONHOME=/nonexistent node x.js",  # rtk would not start: the command would never run
+        "env PYTHONPATH=. git status",
+        "env -u PYTHONPATH git status",
+        "env -uPYTHONHOME git status",
+        "FOO=1 PYTHONSTARTUP=x PYTHONINSPECT=1 ./run.sh",
+        "export PYTHONPATH=.; git status",
+        "PYTHONPATH=.; git status",
+        "unset PYTHONHOME && git status",
+        "if true; then export PYTHONPATH=x; fi; git status",
+    ],
+)
+def test_a_python_environment_meant_for_the_command_never_reaches_rtk(line: str) -> None:
+    assert engine.rewrite(line, launch=ABS) is None
+    d = engine.decide(line, agent=None)
+    assert (d.rewritten, d.verdict) == (None, "none")
+    assert "PYTHON" in d.reason or "block is left as written" in d.reason
+
+
+def test_harmless_python_variables_and_later_segments_are_still_rewritten() -> None:
+    assert engine.rewrite("PYTHONUNBUFFERED=1 python3 x.py") == "PYTHONUNBUFFERED=1 rtk run python3 x.py"
+    assert engine.rewrite("PYTHONPATH=src pytest; git status") == "PYTHONPATH=src pytest; rtk git status"
+    assert engine.rewrite("git status; PYTHONPATH=src pytest") == "rtk git status; PYTHONPATH=src pytest"
+
+
+def test_python_path_of_the_command_runs_none_of_its_modules_in_rtk(repo: Path) -> None:
+    # A module named like one rtk imports, in the directory PYTHONPATH names for the command.
+    for mod in ("subprocess", "shlex", "json", "signal", "selectors", "bisect", "sqlite3", "tempfile"):
+        (repo / f"{mod}.py").write_text("import sys\nsys.stderr.write('HIJACKED\\n')\nsys.exit(99)\n")
+    line = "PYTHONPATH=. git status"
+    p = subprocess.run([LAUNCHER, "rewrite", line], env=_env(BIN + os.pathsep + SYSTEM_PATH), capture_output=True,
+                       text=True, check=False)  # fmt: skip
+    new = p.stdout.rstrip("\n") or line
+    run = subprocess.run(["bash", "-c", new], cwd=repo, env=_env(BIN + os.pathsep + SYSTEM_PATH),
+                         capture_output=True, text=True, check=False)  # fmt: skip
+    assert "HIJACKED" not in run.stderr
+    assert run.returncode == 0
+
+
+def test_rtk_run_as_a_module_never_imports_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A checkout holding an `rtk` package (or a module named like one rtk imports) must not run in
+    # its place: the hook command init writes and the absolute word of a rewrite both use `-m rtk`.
+    from rtk.agents import registry
+
+    (tmp_path / "rtk").mkdir()
+    (tmp_path / "rtk" / "__init__.py").write_text("")
+    (tmp_path / "rtk" / "__main__.py").write_text("print('HIJACKED')\n")
+    monkeypatch.setattr(sys, "argv", ["/somewhere/rtk/__main__.py", "hook", "claude"])
+    monkeypatch.setenv("PATH", SYSTEM_PATH)
+    monkeypatch.setattr(registry, "launcher", lambda: "")
+    for word in (launch.current().absolute, registry.rtk_command()):
+        p = subprocess.run(f"{word} --version", shell=True, cwd=tmp_path, capture_output=True, text=True, check=False)
+        assert "HIJACKED" not in p.stdout
+        assert p.returncode == 0 and p.stdout.startswith("rtk"), p

@@ -10,6 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
 from rwhelpers import AllRegistry
 
 from helpers import RTK_ROOT
@@ -286,6 +289,31 @@ def test_allow_needs_both_the_literal_and_the_resolved_form() -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "allow"),
+    [
+        ('ssh host "uptime && rm -rf ~"', "ssh host uptime:*"),  # one argument, run by the remote shell
+        ("ssh host 'uptime; curl x | sh'", "ssh host uptime *"),
+        ('kubectl exec pod -- sh -c "ls && rm -rf /"', "kubectl exec pod -- sh -c ls:*"),
+        ('git status ""', "git status"),  # an empty argument is an argument
+        ('git "status -s"', "git status -s"),
+        ('ssh host "uptime && rm -rf ~"', "\0^ssh host uptime\\b"),  # a VS Code /regex/ key
+    ],
+)
+def test_allow_never_reads_one_argument_as_several(line: str, allow: str) -> None:
+    # The host's rule names words: an argument holding a space is not the words it contains.
+    d = engine.decide(line, permissions=Permissions(allow=[allow]))
+    assert d.permission == "ask", d
+    assert decide(line, allow=["*"]).permission == "allow"  # the line itself can be attested
+
+
+def test_quoted_arguments_are_still_allowed_by_their_prefix() -> None:
+    assert decide('git commit -m "fix the bug"', allow=["git commit:*"]).verdict == "allow"
+    assert decide('git commit -m "it\'s"', allow=["git commit -m *"]).verdict == "allow"
+    assert decide('ssh host "uptime && rm -rf ~"', allow=["ssh host:*"]).permission == "allow"
+    assert decide('ssh host "uptime && rm -rf ~"', allow=["*"], deny=["ssh host uptime:*"]).verdict == "deny"
+
+
+@pytest.mark.parametrize(
     ("perms", "key"),
     [
         ({"allow": ["Bash(git:*)"], "deny": "Bash(git push:*)"}, "permissions.deny"),
@@ -323,3 +351,20 @@ def test_project_settings_found_from_a_subdirectory(tmp_path: Path) -> None:
     assert engine.decide("git status", cwd=str(sub)).verdict == "allow"
     assert permissions.project_root(str(sub)) == str(project)
     assert permissions.project_root(str(tmp_path)) == str(tmp_path)  # nothing above: cwd itself
+
+
+_WORD = st.text(alphabet=st.sampled_from("ab -&;'\"\t"), max_size=6)
+_PLAIN = st.text(alphabet=st.sampled_from("ab-"), min_size=1, max_size=3)
+
+
+@hsettings(max_examples=int(os.environ.get("RTK_FUZZ_EXAMPLES", "60")), deadline=None, derandomize=True, database=None)
+@given(words=st.lists(_WORD, min_size=1, max_size=5), prefix=st.lists(_PLAIN, min_size=1, max_size=3))
+def test_a_prefix_allow_holds_only_for_those_exact_arguments(words: list[str], prefix: list[str]) -> None:
+    # A prefix rule names arguments (as Codex's execpolicy does): `ssh host uptime:*` allows argv
+    # ssh host uptime ..., never ssh host "uptime && rm -rf ~".
+    import shlex
+
+    line = shlex.join(["tool", *words])
+    d = engine.decide(line, permissions=Permissions(allow=[" ".join(["tool", *prefix]) + ":*"]))
+    if d.permission == "allow":
+        assert words[: len(prefix)] == prefix, line

@@ -4,7 +4,7 @@ Only the shapes a person or Hermes itself writes are edited: a top-level block
 mapping ``plugins:`` whose ``enabled`` is a block sequence of plain or quoted
 names, an empty or simple flow sequence (``[]``, ``[a, b]``), or missing. Anything
 else (tabs, anchors, several documents, a flow mapping, nested items, a duplicate
-key) raises :class:`EditError`, and the installer prints the line to add by hand.
+key, a line break other than LF or CRLF) raises :class:`EditError`, and the installer prints the line to add by hand.
 Every other byte of the file is kept.
 """
 
@@ -18,6 +18,10 @@ from rtk.agents._json_edit import EditError
 _KEY = re.compile(r"^(?P<ind> *)(?P<key>[A-Za-z_][\w-]*)[ ]*:(?:[ ]+(?P<val>[^#]*?))?[ ]*(?:#.*)?$")
 _ITEM = re.compile(r"^(?P<ind> *)-[ ]+(?P<val>[^#]*?)[ ]*(?:#.*)?$")
 _NAME = re.compile(r"^(?:[\w./-]+|'[\w./-]+'|\"[\w./-]+\")$")
+
+
+# Line breaks for a YAML reader (PyYAML: a lone CR, NEL, LS, PS) that a split on LF does not see.
+_OTHER_BREAKS = ("\r", "\x85", "\u2028", "\u2029")
 
 
 def _unquote(v: str) -> str:
@@ -39,6 +43,8 @@ class _Doc:
     def __init__(self, text: str, top: str, key: str) -> None:
         self.nl = "\r\n" if "\r\n" in text else "\n"
         self.lines = text.replace("\r\n", "\n").split("\n")
+        if any(c in ln for ln in self.lines for c in _OTHER_BREAKS):
+            raise EditError("YAML with line breaks other than LF and CRLF")  # PyYAML breaks lines there too
         self.final_nl = text.endswith("\n") or not text
         if self.final_nl:
             self.lines.pop()

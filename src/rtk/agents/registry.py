@@ -177,7 +177,7 @@ def rtk_command() -> str:
     exe = launcher()
     if exe:
         return shlex.quote(exe)
-    return f"{shlex.quote(os.path.abspath(sys.executable))} -m rtk"
+    return f"{shlex.quote(os.path.abspath(sys.executable))} -P -m rtk"  # -P: never import from the cwd
 
 
 def detect() -> list[tuple[Integration, str]]:

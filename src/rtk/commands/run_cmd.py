@@ -10,8 +10,8 @@ HELP = """\
 usage: rtk run -c "<shell line>"     run the line with /bin/sh -c (stdin inherited) and filter it
        rtk run [--] <command> [args...]
 
-A single simple command (plain words, no pipes, redirections, expansions or
-variable assignments) goes through its own filter, exactly as `rtk <command>`
+A single simple command (plain words, no pipes, redirections, expansions,
+variable assignments or shell builtins) goes through its own filter, exactly as `rtk <command>`
 would. Anything else runs in the shell and its output goes through rtk's
 generic path, streamed: shown whole when short, folded live when long (each kind
 of line once, exact counts and line ranges, anomalies whole; a line waits at
@@ -21,8 +21,17 @@ its first and last lines are shown with the range left out.
 The exit code is the command's (the shell's for -c; 128+N when signal N
 killed it)."""
 
-# A line holding any of these is not one simple command: the shell must run it.
-SHELL_CHARS = set("|&;<>()$`*?[]{}~!#\n\\")
+# A line holding any of these is not one simple command: the shell must run it. ``\r`` is
+# no separator for the shell, but shlex splits on it.
+SHELL_CHARS = set("|&;<>()$`*?[]{}~!#\n\r\\")
+# Words the shell runs itself (builtins, keywords): no program does the same (`exit 3`, `cd /`, `set`).
+SHELL_WORDS = frozenset(
+    ("exit", "cd", "set", "unset", "export", "readonly", "exec", "eval", ".", "source", ":", "shift", "trap",
+     "return", "break", "continue", "local", "read", "ulimit", "umask", "wait", "alias", "unalias", "command",
+     "type", "hash", "getopts", "times", "jobs", "fg", "bg", "if", "then", "else", "elif", "fi", "case", "esac",
+     "for", "while", "until", "do", "done", "in", "function", "select", "time", "declare", "typeset", "let",
+     "builtin", "enable", "history", "logout", "pushd", "popd", "dirs", "shopt", "suspend", "disown")
+)  # fmt: skip
 
 
 def simple_words(line: str) -> list[str] | None:
@@ -35,7 +44,7 @@ def simple_words(line: str) -> list[str] | None:
         words = shlex.split(line)
     except ValueError:
         return None
-    if not words or "=" in words[0]:
+    if not words or "=" in words[0] or words[0] in SHELL_WORDS:
         return None
     return words
 

@@ -156,6 +156,9 @@ def active(rule: Rule, argv: list[str]) -> bool:
 # ---------------------------------------------------------------------------
 
 _UNSAFE_WORD = UNSAFE_WORD
+# Where the cat/head/tail that rtk read stands in for live; another path (./cat, bin/head) is the
+# user's own program, which rtk read must not replace.
+_SYSTEM_BIN = frozenset(("/bin", "/usr/bin"))
 
 
 class _Plan:
@@ -255,6 +258,8 @@ def _plan(seg: _seg.Segment, role: str, conf: Settings, line: str, active_only: 
         if rule.kind == "command":  # cat / head / tail -> rtk read
             if res.kind:
                 continue
+            if "/" in word and os.path.dirname(word) not in _SYSTEM_BIN:
+                return _Plan(Classification("unsupported", f"{word} is not the system {tool}", rule, sub, tool))
             edit = _read_form(seg, line, words, values, at, tool)
             if edit is None and tool == "tail" and _flag_present(rule_args, ("-f", "-F", "--follow")):
                 follow = _rules.TAIL_FOLLOW  # tail -f: live, folded as it streams (a TOML filter)

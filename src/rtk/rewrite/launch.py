@@ -13,6 +13,12 @@ PATH the command sees, so:
   agent's, for a hook) is this rtk, else the absolute path (a hook run as
   ``/abs/path/rtk hook claude`` with ``rtk`` not on PATH).
 
+rtk is a Python program, so a rewrite never hands it an environment that changes how
+Python starts: a segment whose prefix sets or unsets a ``PYTHON*`` variable
+(``PYTHONPATH=. git status`` would import the directory's ``subprocess.py`` into rtk;
+``PYTHONHOME=/x`` stops it starting), or that follows one doing so on the line, is not
+rewritten (``PYTHONUNBUFFERED`` and ``PYTHONDONTWRITEBYTECODE`` excepted).
+
 ``current()`` describes the running rtk (``rtk rewrite``, ``rtk hook``); ``LIBRARY``
 (bare ``rtk``, no absolute path) is the default of :func:`rtk.rewrite.engine.decide`.
 """
@@ -59,7 +65,7 @@ def current() -> Launch:
         script = os.path.abspath(argv0)
         absolute = quote(script)
     elif sys.executable:
-        absolute = quote(os.path.abspath(sys.executable)) + " -m rtk"
+        absolute = quote(os.path.abspath(sys.executable)) + " -P -m rtk"  # -P: the cwd is not on sys.path
     else:
         return LIBRARY
     found = on_path()
@@ -117,6 +123,26 @@ def _keeps_path(value: str) -> bool:
     return any(value == old or value.startswith(old + ":") for old in ("$PATH", "${PATH}"))
 
 
+# PYTHON* variables that change nothing rtk does (its output is flushed, it writes no bytecode it needs).
+_HARMLESS_PY = frozenset(("PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE"))
+
+
+def _python_name(name: str) -> bool:
+    """A variable that changes how rtk's own interpreter starts or what it imports."""
+    return name.startswith("PYTHON") and name not in _HARMLESS_PY
+
+
+def python_change(words: list[str]) -> str:
+    """Why the prefix ``words`` gives rtk a different Python environment (``PYTHONPATH=.``, ``env -u PYTHONHOME``), or ""."""
+    for i, w in enumerate(words):
+        name = w[: w.find("=")].removesuffix("+") if _is_assignment(w) else ""
+        if not name and w.startswith(("-u", "--unset=")):
+            name = w.removeprefix("--unset=").removeprefix("-u") or (words[i + 1] if i + 1 < len(words) else "")
+        if name and _python_name(name):
+            return f"the prefix sets {name}, which rtk (a Python program) would read too"
+    return ""
+
+
 def prefix_change(words: list[str]) -> str:
     """Why the prefix ``words`` (assignments and wrappers before the command) changes PATH, or ""."""
     n = len(words)
@@ -133,6 +159,21 @@ def prefix_change(words: list[str]) -> str:
 
 
 _DECLARE = frozenset(("export", "declare", "typeset", "readonly", "local"))
+
+
+def sets_python(line: str, seg: Segment) -> bool:
+    """Whether ``seg`` may change a ``PYTHON*`` variable for what follows it on the line."""
+    if seg.opaque:
+        return "PYTHON" in (line[seg.start : seg.end] if seg.start >= 0 else "")
+    values = [w.value for w in seg.words]
+    if not values:
+        return False
+    first = values[0]
+    if first == "unset" or first in _DECLARE:
+        return any(_python_name(a.split("=", 1)[0].removesuffix("+")) for a in values[1:])
+    if not all(_is_assignment(w) for w in values):
+        return False  # a command follows: assignments are only its environment
+    return any(_python_name(w.split("=", 1)[0].removesuffix("+")) for w in values)
 
 
 def sets_path(line: str, seg: Segment) -> bool:
@@ -175,9 +216,13 @@ def _text_sets_path(text: str) -> bool:
 def settle(line: str, segs: list[tuple[Segment, Edit | None]], how: Launch) -> list[tuple[Edit | None, str]]:
     """Each segment's edit with ``rtk`` replaced by the word that resolves there, or (None, why not)."""
     out: list[tuple[Edit | None, str]] = []
-    changed = ""
+    changed = python = ""
     for seg, edit in segs:
         why = ""
+        if edit is not None:
+            why = python or python_change(_prefix(seg, edit))
+            if why:
+                edit = None
         if edit is not None:
             why = changed or prefix_change(_prefix(seg, edit))
             word = how.absolute if why else how.plain
@@ -191,6 +236,8 @@ def settle(line: str, segs: list[tuple[Segment, Edit | None]], how: Launch) -> l
         out.append((edit, why))
         if not changed and sets_path(line, seg):
             changed = "PATH changed earlier on the line"
+        if not python and sets_python(line, seg):
+            python = "a PYTHON* variable changed earlier on the line"
     return out
 
 

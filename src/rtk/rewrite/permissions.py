@@ -285,25 +285,38 @@ def _norm(parts: list[str]) -> str:
     return " ".join(" ".join(parts).split())
 
 
-def _forms(line: str, seg: _seg.Segment, transparent: _Prefixes) -> tuple[list[str], list[str]]:
+def _forms(line: str, seg: _seg.Segment, transparent: _Prefixes, *, words: bool = False) -> tuple[list[str], list[str]]:
     """(literal forms, resolved forms) a rule is matched against for one simple segment.
 
     Literal: the segment as written, and with quotes removed. Resolved (the last one
     fully): env prefixes and wrappers peeled, the tool's path, wrapper and global
-    options resolved, by the resolver ``hooks.exclude_commands`` uses.
+    options resolved, by the resolver ``hooks.exclude_commands`` uses. ``words`` (the
+    forms an allow is matched on): a word that holds whitespace or is empty stays
+    quoted, so no rule reads one argument as several (``ssh host "uptime && rm x"``
+    is not ``ssh host uptime ...``).
     """
     raw = _norm([line[t.start : t.end] for t in seg.tokens])
     values = [w.value for w in seg.words]
-    return [raw, _norm(values)], _resolved(values, transparent)
+    shown = [_word(v) for v in values] if words else values
+    return [raw, _norm(shown)], _resolved(values, transparent, shown)
 
 
-def _resolved(values: list[str], transparent: _Prefixes) -> list[str]:
+def _word(value: str) -> str:
+    """``value`` as one word of a form: single-quoted when it is empty or holds whitespace."""
+    if value and not any(c.isspace() for c in value):
+        return value
+    return "'" + value.replace("'", "'\\''") + "'"
+
+
+def _resolved(values: list[str], transparent: _Prefixes, shown: list[str] | None = None) -> list[str]:
+    """The resolved forms of ``values``, written with ``shown`` (the same words, maybe quoted)."""
     from rtk.rewrite.matching import resolved_forms
 
     simple = _seg.peel(values, transparent)
     if simple.at >= len(values):
         return []
-    return [_norm([f]) for f in resolved_forms(values, simple.at, _seg.resolve(values, simple.at))]
+    forms = resolved_forms(shown or values, simple.at, _seg.resolve(values, simple.at))
+    return [_norm([f]) for f in forms]
 
 
 def _nested(text: str, depth: int) -> list[list[str]]:
@@ -426,6 +439,8 @@ def evaluate(
             tops.append((text, [], []))
             continue
         literal, resolved = _forms(line, seg, transparent)
+        extra += literal + resolved
+        literal, resolved = _forms(line, seg, transparent, words=True)
         for t in seg.tokens:
             if t.kind == WORD and t.flags & (CMDSUB | PROCSUB):
                 for cmd in _nested(line[t.start : t.end], 0):
