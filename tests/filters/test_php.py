@@ -74,3 +74,36 @@ def test_composer_box_unwraps_cut_words_and_keeps_line_breaks() -> None:
     out = composer.composer(["composer", "install"], "\n".join(box), 1)
     assert out == "In X.php line 9:\n  abcdefghijklm\n   second\n"
     assert composer.composer(["composer", "validate"], "./composer.json is valid\n", 0) is None
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (["php", "-l", "index.php"], "php-lint"),
+        (["php", "--syntax-check", "a.php"], "php-lint"),
+        (["php", "-d", "display_errors=1", "-l", "a.php"], "php-lint"),
+        (["php", "artisan", "migrate"], None),
+        (["php", "script.php", "-l"], None),
+        (["php", "-r", "echo 1;"], None),
+        (["php"], None),
+    ],
+)
+def test_php_lint_select(argv: list[str], name: str | None) -> None:
+    spec = filters.resolve(argv)
+    assert (spec.name if spec else None) == name
+
+
+def test_php_lint_drops_only_the_displayed_copy_of_a_logged_error() -> None:
+    from rtk.filters.php import lint
+
+    raw = (
+        'PHP Parse error:  syntax error, unexpected token "}" in a.php on line 3\n\n'
+        'Parse error: syntax error, unexpected token "}" in a.php on line 3\nErrors parsing a.php\n'
+    )
+    assert lint.lint(["php", "-l", "a.php"], raw, 255) == (
+        'PHP Parse error:  syntax error, unexpected token "}" in a.php on line 3\nErrors parsing a.php\n'
+    )
+    # A displayed error that was not also logged is the only copy: kept (raw, nothing to drop).
+    shown = "Parse error: syntax error in b.php on line 2\nErrors parsing b.php\n"
+    assert lint.lint(["php", "-l", "b.php"], shown, 255) is None
+    assert lint.lint(["php", "-l", "c.php"], "No syntax errors detected in c.php\n", 0) is None

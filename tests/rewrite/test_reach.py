@@ -43,6 +43,7 @@ FAMILY_SAMPLES = {
     "yarn": "yarn test", "gh": "gh pr diff 12", "aws": "aws s3 ls", "psql": "psql -c 'select 1'",
     "deno": "deno test", "jq": "jq .name package.json", "phpunit": "phpunit tests", "composer": "composer install", "rails": "rails test",
     "rake": "rake test", "rspec": "rspec spec", "ssh": "ssh host uptime", "just": "just test",
+    "bundle": "bundle install", "rubocop": "rubocop -a", "php": "php -l index.php",
 }  # fmt: skip
 
 # Fixture directories whose command is not a raw tool command the hook sees.

@@ -60,7 +60,8 @@ DECLINED: dict[str, str] = {
     "dotnet restore": _NO_FILTER, "brew install jq": _NO_FILTER, "brew upgrade": _NO_FILTER,
     "gcloud compute instances list": _NO_FILTER, "pulumi up": _NO_FILTER, "tofu plan": _NO_FILTER,
     "swift build": _NO_FILTER, "swift test": _NO_FILTER, "mix compile": _NO_FILTER, "hadolint Dockerfile": _NO_FILTER,
-    "php artisan migrate": _NO_FILTER,
+    "php artisan migrate": _NO_FILTER + " (php is served for php -l only: artisan needs a Laravel app and its"
+                           " database, which cannot be installed offline here, so there is no real capture)",
 }  # fmt: skip
 
 
@@ -108,6 +109,16 @@ def test_rtk_rewrites_what_upstream_rewrites(row: dict[str, str | None]) -> None
     if got is None and _future(cmd):
         pytest.skip(f"family still to come: {_future(cmd)}")
     assert got is not None, (cmd, row["upstream"], engine.classify(cmd).reason)
+
+
+def test_only_glab_rows_are_still_to_come() -> None:
+    """Issue 16: every row upstream rewrites is served or declined with a reason, except glab's
+    (no glab package and no real glab output here). A row of any other tool that rtk stops
+    serving fails test_rtk_rewrites_what_upstream_rewrites instead of being skipped."""
+    assert set(FUTURE) == {"glab"}
+    pending = {r["command"] for r in ROWS if r["upstream"] is not None and engine.rewrite(str(r["command"])) is None}
+    pending -= set(DECLINED)
+    assert {c for c in pending if not _declined_by_prefix(c)} == {"glab mr list", "glab issue list", "glab ci status"}
 
 
 def test_declined_entries_are_in_the_table() -> None:

@@ -78,14 +78,17 @@ FAMILIES: dict[str, str] = {
     "vitest": "rtk.filters.js.test",
     "yarn": "rtk.filters.js.pm",
     # --- ruby ---
+    "bundle": "rtk.filters.ruby.bundle",
     "rails": "rtk.filters.ruby.minitest",
     "rake": "rtk.filters.ruby.minitest",
     "rspec": "rtk.filters.ruby.rspec",
+    "rubocop": "rtk.filters.ruby.rubocop",
     # --- data and remote shells ---
     "jq": "rtk.filters.jq.jq",
     "ssh": "rtk.filters.ssh.ssh",
     # --- php ---
     "composer": "rtk.filters.php.composer",
+    "php": "rtk.filters.php.lint",
     "phpunit": "rtk.filters.php.phpunit",
     # --- github cli ---
     "gh": "rtk.filters.gh.gh",

@@ -268,7 +268,7 @@ RULES: list[Rule] = [
     R(88, "systemctl", ("systemctl",), ("status",), "rtk systemctl", "System", 65, kind="toml"),
     R(89, "terraform", ("terraform",), ("plan",), "rtk terraform", "Infra", 70, kind="toml"),
     R(93, "yamllint", ("yamllint",), None, "rtk yamllint", "Build", 65, kind="toml"),
-    # --- families still to come (issue 16): see FUTURE ------------------------------------
+    # --- jq, just, ssh (issue 16) -------------------------------------------------------------
     # jq: data passes through (only huge single values are viewed); may end a pipeline (curl ... | jq .).
     R(95, "jq", ("jq",), None, "rtk jq", "Files", 10, pipe="both",
       raw_flags={"": ("-r", "-j", "-c", "--raw-output", "--join-output", "--compact-output", "--seq", "--stream")}),
@@ -293,12 +293,9 @@ SCRIPT = Rule(0, "script", ("python", "python3", "node", "bash", "sh", "zsh", "r
 TAIL_FOLLOW = Rule(8, "tail-follow", ("tail",), None, "rtk tail", "Files", 60, kind="toml")
 
 # Rules whose filter family other work of issue 16 adds: tool word -> the family to come.
-# Their rules stay inactive until that family registers the word (engine.active).
-FUTURE: dict[str, str] = {
-    "gh": "GitHub CLI", "glab": "GitLab CLI", "docker": "docker", "aws": "AWS CLI", "psql": "PostgreSQL",
-    "rspec": "ruby", "rake": "ruby", "rails": "ruby", "rubocop": "ruby", "bundle": "ruby", "php": "php",
-    "phpunit": "php", "deno": "deno", "jq": "jq", "ssh": "ssh",
-}  # fmt: skip
+# Their rules stay inactive until that family registers the word (engine.active). Only glab is
+# left: it is not packaged here and no real output of it could be obtained (issue 16).
+FUTURE: dict[str, str] = {"glab": "GitLab CLI"}
 
 # Options that take a value and may come before the subcommand, per tool.
 GLOBAL_OPTS: dict[str, frozenset[str]] = {

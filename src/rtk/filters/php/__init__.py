@@ -1,1 +1,1 @@
-"""The PHP family: phpunit and composer (php -l prints one or two lines and runs unfiltered)."""
+"""The PHP family: phpunit, composer and php -l (php itself otherwise runs unfiltered: a script's output is its own)."""

@@ -1,1 +1,1 @@
-"""The Ruby family: rspec, rake/rails test (Minitest); rubocop is a TOML filter (dsl/builtin/linters.toml)."""
+"""The Ruby family: rspec, rake/rails test (Minitest), rubocop (default formatter, also -a/-A), bundle install/update."""

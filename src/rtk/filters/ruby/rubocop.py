@@ -1,0 +1,94 @@
+"""Filter for rubocop's default (progress) output, also with ``-a``/``-A`` and under ``bundle exec``.
+
+Offenses of one cop with the same severity, mark (``[Correctable]``, ``[Corrected]``) and
+message become one line, followed by every location of that offense per file
+(``  app/x.rb: 3:5 7:1``): each file, line and column is kept. An offense met once
+keeps its own line as rubocop printed it. The echoed source and caret lines, the
+``Inspecting N files`` line, the progress row and the ``Offenses:`` header go; the
+``N files inspected, ...`` summary, warnings and errors stay. Output without that
+summary prints raw; other formatters (``-f``/``--format``), listings and config
+generation run unfiltered.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rtk.filterapi import Spec, Unrecognized
+
+COMMANDS = ("rubocop",)
+
+_RAW = (
+    "-f", "--format", "-o", "--out", "-L", "--list-target-files", "--show-cops", "--show-docs-url",
+    "--auto-gen-config", "--regenerate-todo", "-h", "--help", "-v", "--version", "-V", "--verbose-version",
+    "--init", "--lsp", "--server", "--start-server", "--stop-server", "--restart-server", "--server-status",
+    "-s", "--stdin", "--profile",
+)  # fmt: skip
+_OFFENSE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+): (?P<sev>[CWEFRI]): (?P<rest>.*)$")
+_SUMMARY = re.compile(r"^\d+ files? inspected, ")
+_INSPECTING = re.compile(r"^Inspecting \d+ files?$")
+_PROGRESS = re.compile(r"^[.CWEFRI]+$")
+
+
+def select(argv: list[str]) -> Spec | None:
+    for a in argv[1:]:
+        if a == "--":
+            break
+        name = a.split("=", 1)[0]
+        if name in _RAW or (a.startswith("-f") and not a.startswith("--") and len(a) > 2):
+            return None
+    return Spec("rubocop", rubocop)
+
+
+class _Group:
+    """One offense text (severity, mark such as ``[Correctable]``, cop, message): its locations in order, per file."""
+
+    __slots__ = ("first", "head", "places")
+
+    def __init__(self, first: str, head: str) -> None:
+        self.first = first  # the offense line as printed, for a group of one
+        self.head = head  # "C: [Correctable] Style/X: message"
+        self.places: dict[str, list[str]] = {}
+
+    def count(self) -> int:
+        return sum(len(v) for v in self.places.values())
+
+
+def rubocop(argv: list[str], output: str, exit_code: int) -> str:
+    lines = output.splitlines()
+    if not any(_SUMMARY.match(ln) for ln in lines):
+        raise Unrecognized("no rubocop summary line")
+    out: list[str] = []  # lines before the offenses (warnings) and after them (errors, summary)
+    groups: dict[str, _Group] = {}
+    order: list[str | _Group] = []  # kept lines and groups, in the order first met
+    in_offense = False  # after an offense line: its source and caret lines follow
+    for ln in lines:
+        m = _OFFENSE.match(ln)
+        if m:
+            # Without --display-cop-names (rubocop < 0.52 default) the message alone is the key.
+            head = f"{m.group('sev')}: {m.group('rest')}"
+            g = groups.get(head)
+            if g is None:
+                g = groups[head] = _Group(ln, head)
+                order.append(g)
+            g.places.setdefault(m.group("file"), []).append(f"{m.group('line')}:{m.group('col')}")
+            in_offense = True
+            continue
+        if in_offense and not _SUMMARY.match(ln) and ln.strip():
+            continue  # the echoed source line and its carets
+        in_offense = False
+        if _INSPECTING.match(ln) or _PROGRESS.match(ln) or ln == "Offenses:":
+            continue
+        order.append(ln)
+    for item in order:
+        if isinstance(item, str):
+            out.append(item)
+        elif item.count() == 1:
+            out.append(item.first)
+        else:
+            out.append(f"{item.head} ({item.count()} offenses)")
+            out.extend(f"  {f}: {' '.join(places)}" for f, places in item.places.items())
+    text = "\n".join(out).strip("\n")
+    while "\n\n" in text:
+        text = text.replace("\n\n", "\n")
+    return text + "\n"
