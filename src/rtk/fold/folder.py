@@ -66,6 +66,14 @@ class Folder:
         self._dups: dict[str, tuple[Template | None, int]] = {}  # marker lines seen: their template and key
         self._marked = False  # the line before was shown as a marker or part of a block
         self.dropped: list[str] | None = None  # when a list, the lines folded away are added to it (fact guard)
+        # While a block is taken: the lines of folding groups waiting to be counted at once (group key -> their
+        # indexes in the block and shape entries), the indexes of the lines dropped one by one, and the block.
+        self._batches: dict[int, tuple[list[int], list[tuple[Template, int, tuple[str, ...], bool]]]] = {}
+        self._slow: list[int] | None = None
+        self._far: list[int] = []  # indexes of the held lines that were outliers (shown)...
+        self._gone: list[int] = []  # ...and of the others (counted, dropped)
+        self._block: list[str] = []
+        self._first = 0
 
     def feed(self, line: str) -> list[str]:
         """Take one line (without its newline); return the lines now ready to print."""
@@ -117,16 +125,22 @@ class Folder:
         fast = self._fast.get
         groups = self.groups.get
         blocks = self.blocks
-        dropped = self.dropped
         take = self._take
-        pending = self.pending
+        batches = self._batches
+        batch = batches.get
+        self._block, self._first = lines, first
+        self._slow = [] if self.dropped is not None else None
         off = 0
         for no, (line, shape) in enumerate(zip(lines, shapes, strict=True), first):
             start = off
             off += len(line) + 1
+            if self._marked:  # the line after a marker: shown when it only says where (`` --> src/a.rs:4``)
+                if is_location(line):
+                    take(no, line)
+                    continue
+                self._marked = False
             if (
                 start in hinted
-                or self._marked
                 or blocks.kind
                 or (line[:1] in _ROUTE and _STARTS.match(line) is not None)
                 or "/" in line[:3]
@@ -142,17 +156,59 @@ class Folder:
             if entry is None:
                 take(no, line, shape, True)
                 continue
-            t, key, sig, simple = entry
-            g = groups(key)
-            raw = line.split() if simple else tokens(line)
+            g = groups(entry[1])
             if g is None or not g.cancelled:
-                self._grouped(no, line, raw, t, key, sig)
-            elif g.measured and g.outlier(raw):
-                pending.append(["show", no, line])
+                self._grouped(no, line, line.split() if entry[3] else tokens(line), *entry[:3])
+            elif (b := batch(entry[1])) is None:  # a folding group: counted at the end of the block
+                batches[entry[1]] = ([no - first], [entry])
             else:
-                g.add(no, line, raw, sig)
-                if dropped is not None:
-                    dropped.append(line)
+                b[0].append(no - first)
+                b[1].append(entry)
+        self._end_block()
+
+    def _end_block(self) -> None:
+        """The lines of folding groups held while the block was taken: counted, outliers put in line order."""
+        for key in list(self._batches):
+            self._run_batch(key)
+        lines, first = self._block, self._first
+        far, gone = self._far, self._gone
+        self._far, self._gone = [], []
+        if far:
+            far.sort()
+            pending = self.pending
+            moved: list[list[object]] = []
+            for i in reversed(far):
+                while pending and int(pending[-1][1]) > first + i:  # type: ignore[call-overload]
+                    moved.append(pending.pop())
+                moved.append(["show", first + i, lines[i]])
+            pending.extend(reversed(moved))
+        if gone and self.dropped is not None and self._slow is not None:
+            n = len(self._slow)
+            if n:  # lines dropped one by one in this block: put back in line order with the counted ones
+                del self.dropped[-n:]
+                gone += self._slow
+            gone.sort()  # runs of line indexes, one per group: merged in C
+            self.dropped.extend(map(lines.__getitem__, gone))
+        self._slow = None
+        self._block = []
+
+    def _run_batch(self, key: int) -> None:
+        """Count the held lines of group ``key`` (its indexes in the block); outliers to ``far``, the rest to ``gone``."""
+        idx, entries = self._batches.pop(key)
+        g = self.groups[key]
+        lines = list(map(self._block.__getitem__, idx))
+        if all(e[3] for e in entries):
+            raws = list(map(str.split, lines))
+        else:
+            raws = [ln.split() if e[3] else tokens(ln) for ln, e in zip(lines, entries, strict=True)]
+        first = self._first
+        out = g.add_batch([first + i for i in idx], lines, raws, [e[2] for e in entries])
+        if not out:
+            self._gone += idx
+            return
+        shown = set(out)
+        self._far += [idx[k] for k in out]
+        self._gone += [i for k, i in enumerate(idx) if k not in shown]
 
     def finish(self) -> list[str]:
         """The remaining lines: held folds with their final counts, the access summary, the last lines."""
@@ -238,6 +294,8 @@ class Folder:
         self._grouped(no, line, raw, t, key, sig)
 
     def _grouped(self, no: int, line: str, raw: list[str], t: Template, key: int, sig: tuple[str, ...]) -> None:
+        if key in self._batches:  # lines of this group held in the block before this one: counted first
+            self._run_batch(key)
         g = self.groups.get(key)
         if g is None:
             g = self.groups[key] = Group(t, no, raw, key, sig)
@@ -251,6 +309,8 @@ class Folder:
         if g.cancelled:
             if self.dropped is not None:
                 self.dropped.append(line)
+                if self._slow is not None:
+                    self._slow.append(no - self._first)
             return
         if len(g.tents) < TENTS:
             tent: list[object] = ["tent", no, line, g]
@@ -263,6 +323,8 @@ class Folder:
                     e[0] = "dead"
             if self.dropped is not None:
                 self.dropped.append(line)
+                if self._slow is not None:
+                    self._slow.append(no - self._first)
 
     def _marker(self, no: int, line: str) -> None:
         """A warning or error line: shown; the same line again (no time or id in it) folds with exact counts.

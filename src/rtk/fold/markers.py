@@ -79,10 +79,11 @@ def is_marker(line: str) -> bool:
     return not (_NOTHING.search(line) and len(words) <= len(_NOTHING.findall(line)))
 
 
-# What a line may carry a marker or open a block with, lowered: the words of is_marker's first test, the
-# two spaces after PostgreSQL's DETAIL:, logcat's `` W/`` and Java's Throwable (lines starting with W, E,
-# F, <, a blank or ``...`` are looked at whole anyway).
-_HINTS = (*_KEYS, ":  ", " w/", " e/", " f/", "throwable")
+# What a line may carry a marker or open a block with, lowered: the words of is_marker's first test,
+# PostgreSQL's DETAIL:, HINT:, STATEMENT: and CONTEXT: with their two spaces (not every ``LOG:  `` line),
+# logcat's `` W/`` and Java's Throwable (lines starting with W, E, F, <, a blank or ``...`` are looked at
+# whole anyway).
+_HINTS = (*_KEYS, "detail:  ", "hint:  ", "statement:  ", "context:  ", " w/", " e/", " f/", "throwable")
 
 
 def hint_starts(low: str) -> set[int]:
