@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from itertools import accumulate
-from operator import gt, itemgetter, lt, truediv
+from itertools import accumulate, repeat
+from operator import add, gt, itemgetter, lt, mul, truediv
 
 from rtk.fold.miner import Template
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
 VALUES = 5  # a field with at most this many distinct values lists them with counts
 SIGS = 64  # kinds of masked line counted per group at most (the values of its constant tokens)
@@ -54,11 +54,29 @@ def _value(tok: str) -> float | None:
 
 
 def _nums(toks: list[str], parse: Callable[[str], float | None]) -> list[float | None]:
-    """``parse`` of each token; plain digits in C."""
+    """``parse`` of each token; plain digits in C, and for :func:`_value` numbers with a unit too (``12ms``)."""
     joined = "".join(toks)
     if joined.isdigit() and joined.isascii():
         return list(map(float, toks))
+    if parse is _value:
+        cores = list(map(str.strip, toks, repeat(_EDGES)))
+        try:
+            if ":" not in "".join(cores):
+                return list(map(float, cores))
+            parts = list(map(str.split, cores, repeat(":")))  # h:m:s, as _value reads it
+            if len(set(map(len, parts))) == 1:
+                total: list[float] = [0.0] * len(parts)
+                for j in range(len(parts[0])):
+                    total = list(map(add, map(mul, total, repeat(60)), map(float, map(itemgetter(j), parts))))
+                return list(total)
+        except ValueError:
+            pass
     return list(map(parse, toks))
+
+
+def _rows(column: Callable[[int], list[str]], width: int, n: int) -> list[Sequence[str]]:
+    """The lines' tokens, line by line, from their columns."""
+    return list(zip(*map(column, range(width)), strict=True)) if width else [()] * n
 
 
 def _far_plain(st: list[float], vals: list[float], far: set[int]) -> int:
@@ -217,32 +235,45 @@ class Group:
                 self.counted = [i for i in self.counted if mono[i] != 2]
 
     def add_batch(
-        self, nos: list[int], lines: list[str], raws: list[list[str]], sigs: list[tuple[str, ...]]
+        self,
+        nos: list[int],
+        lines: list[str],
+        sigs: list[tuple[str, ...]],
+        column: Callable[[int], list[str]] | None = None,
+        rows: list[Sequence[str]] | None = None,
     ) -> list[int]:
         """Lines of this group in order, as ``outlier`` then ``add`` one by one would take them; the outliers' indexes.
 
         The same state as the line-by-line way, worked column by column over the batch in C where
         it can be: the values counted with ``Counter``, counters' directions and running means
         with ``map``; a field whose values are not plain numbers, or a batch bringing another kind
-        of masked line, goes the line-by-line way.
+        of masked line, goes the line-by-line way. The raw tokens come as ``rows`` (a list per line) or
+        through ``column(i)``, the tokens of field ``i`` of every line (cut by the caller in C).
         """
         width = len(self.head)
         sigset = set(sigs)
-        if set(map(len, raws)) != {width} or self.sigs is None or not sigset.issubset(self.sigs):
-            return self._add_each(nos, lines, raws, sigs)
+        if rows is not None and set(map(len, rows)) != {width}:
+            return self._add_each(nos, lines, rows, sigs)
+        if column is None:
+            given = rows or []
+            column = lambda i: list(map(itemgetter(i), given))  # noqa: E731
+        if self.sigs is None or not sigset.issubset(self.sigs):
+            return self._add_each(nos, lines, rows or _rows(column, width, len(nos)), sigs)
         far: list[int] = []
         if self.measured:
-            far = self._far_batch(raws)
+            far = self._far_batch(column)
             if far:
                 gone = set(far)
-                keep = [k for k in range(len(raws)) if k not in gone]
+                keep = [k for k in range(len(nos)) if k not in gone]
+                if not keep:
+                    return far
+                every = rows or _rows(column, width, len(nos))
+                kept = [every[k] for k in keep]
+                column = lambda i: list(map(itemgetter(i), kept))  # noqa: E731
                 nos = [nos[k] for k in keep]
                 lines = [lines[k] for k in keep]
-                raws = [raws[k] for k in keep]
                 sigs = [sigs[k] for k in keep]
-                if not raws:
-                    return far
-        self.count += len(raws)
+        self.count += len(nos)
         self.last_no = nos[-1]
         self.last = lines[-1]
         own = self.sigs
@@ -256,7 +287,7 @@ class Group:
             for i in self.valued:
                 vals = values[i]
                 assert vals is not None
-                for tok, n in Counter(map(itemgetter(i), raws)).items():
+                for tok, n in Counter(column(i)).items():
                     vals[tok] = vals.get(tok, 0) + n
                 if len(vals) > VALUES:
                     values[i] = None
@@ -265,7 +296,7 @@ class Group:
             prev = self.prev
             mono = self.mono
             for i in self.counted:
-                nums = _nums(list(map(itemgetter(i), raws)), _num)
+                nums = _nums(column(i), _num)
                 a = prev.get(i)
                 prev[i] = nums[-1]
                 if a is None or None in nums:
@@ -286,23 +317,23 @@ class Group:
         return far
 
     def _add_each(
-        self, nos: list[int], lines: list[str], raws: list[list[str]], sigs: list[tuple[str, ...]]
+        self, nos: list[int], lines: list[str], raws: list[Sequence[str]], sigs: list[tuple[str, ...]]
     ) -> list[int]:
         far: list[int] = []
         for k, raw in enumerate(raws):
-            if self.measured and self.outlier(raw):
+            if self.measured and self.outlier(list(raw)):
                 far.append(k)
             else:
-                self.add(nos[k], lines[k], raw, sigs[k])
+                self.add(nos[k], lines[k], list(raw), sigs[k])
         return far
 
-    def _far_batch(self, raws: list[list[str]]) -> list[int]:
+    def _far_batch(self, column: Callable[[int], list[str]]) -> list[int]:
         """``outlier`` over a batch, field by field (each field's state is its own): the far lines' indexes."""
         far: set[int] = set()
         settle = False
         for i in self.measured:
             st = self.measure[i]
-            toks = list(map(itemgetter(i), raws))
+            toks = column(i)
             start = 0
             if st[0] < SETTLED:
                 vals = _nums(toks, _value)
@@ -315,6 +346,9 @@ class Group:
             rest = toks[start:] if start else toks
             if rest and (max(map(len, rest)) > st[4] or "e" in "".join(rest)):
                 limit = st[5]
+                vals = _nums(rest, _value)
+                if None not in vals and max(vals) < limit:  # type: ignore[type-var,operator]
+                    continue  # none reaches the limit
                 for k, tok in enumerate(rest, start):
                     if (len(tok) > st[4] or "e" in tok) and (v := _value(tok)) is not None and v >= limit:
                         far.add(k)

@@ -38,6 +38,11 @@ def tokens(line: str) -> list[str]:
     return _TOKEN.findall(line)
 
 
+def spans(line: str) -> tuple[slice, ...]:
+    """Where the tokens of ``line`` are: a line of the same shape (digits aside) has its tokens at the same places."""
+    return tuple(slice(*m.span()) for m in _TOKEN.finditer(line))
+
+
 def kind(tok: str) -> str | None:
     """The variable kind of a bare token (``<n>``, ``<path>``...), or None when it is a constant word."""
     if tok[0] in "\"'" and len(tok) > 1 and tok[-1] == tok[0]:
