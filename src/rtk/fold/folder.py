@@ -214,11 +214,26 @@ class Folder:
         width = len(g.head)
         sigs = list(map(itemgetter(2), entries))
         e = entries[0]
+        cols: dict[int, list[str]] = {}
         if len(set(map(id, entries))) == 1 and len(e[5]) == width:  # one shape: its fields at the same places
             cuts = e[5]
-            out = g.add_batch(nos, lines, sigs, lambda i: list(map(getitem, lines, repeat(cuts[i]))))
+
+            def column(i: int) -> list[str]:
+                got = cols.get(i)
+                if got is None:
+                    got = cols[i] = list(map(getitem, lines, repeat(cuts[i])))
+                return got
+
+            out = g.add_batch(nos, lines, sigs, column)
         elif set(map(len, places := list(map(itemgetter(5), entries)))) == {width}:  # each line cut by its shape
-            out = g.add_batch(nos, lines, sigs, lambda i: list(map(getitem, lines, map(itemgetter(i), places))))
+
+            def column(i: int) -> list[str]:
+                got = cols.get(i)
+                if got is None:
+                    got = cols[i] = list(map(getitem, lines, map(itemgetter(i), places)))
+                return got
+
+            out = g.add_batch(nos, lines, sigs, column)
         else:
             rows: list[Sequence[str]] = [
                 ln.split() if e[3] else tokens(ln) for ln, e in zip(lines, entries, strict=True)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from itertools import accumulate, repeat
+from functools import reduce
+from itertools import accumulate, chain, repeat
 from operator import add, gt, itemgetter, lt, mul, truediv
 
 from rtk.fold.miner import Template
@@ -88,6 +89,14 @@ def _far_plain(st: list[float], vals: list[float], far: set[int]) -> int:
     n0, total0, last0, down0 = st[0], st[1], st[2], st[3]
     m = min(len(vals), int(SETTLED - n0))
     seg = vals[:m] if m < len(vals) else vals
+    went_down = bool(down0) or any(map(lt, seg, chain((last0,), seg)))
+    if not went_down or (min(seg) >= 0 < total0 and max(seg) < OUTLIER * total0 / (n0 + m) * (1 - 1e-9)):
+        # None is far: the field never went down, or every value is under ten times the lowest mean it had.
+        st[0], st[1], st[2], st[3] = n0 + m, reduce(add, seg, total0), seg[-1], 1 if went_down else 0
+        if st[0] >= SETTLED:
+            limit = OUTLIER * st[1] / st[0]
+            st += [len(str(int(limit))) - 1 if limit >= 1 else 0, limit]
+        return m
     cums = list(accumulate(seg, initial=total0))  # cums[k]: the sum before line k
     drops = list(map(lt, seg, [last0, *seg]))  # went down at line k
     first = 0 if down0 else (drops.index(True) + 1 if True in drops else m)  # lines from here see ``down``
