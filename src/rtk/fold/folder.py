@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter, deque
-from itertools import repeat
-from operator import getitem, itemgetter
+from operator import itemgetter
 
 from rtk.fold.group import Group, render_fold
+from rtk.fold.held import count_held, put_back
 from rtk.fold.markers import Blocks, access, has_hint, is_location, is_marker
 from rtk.fold.mask import mask, spans, tokens
 from rtk.fold.miner import Miner, Template
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from rtk.fold.held import Entry
 
 TAIL = 5  # the last lines of an output (its summary) are always shown
 RARE = 4  # a template with at most this many lines after its first...
@@ -64,7 +64,7 @@ class Folder:
         # A line's shape (its bytes with every digit made 0) -> its template, group key, masked tokens and whether
         # its tokens are its blank-separated words: masks depend on digits only as digits, so a line
         # shaped like one seen before has the same template without being tokenised and masked.
-        self._fast: dict[bytes, tuple[Template, int, tuple[str, ...], bool, bool, tuple[slice, ...]]] = {}
+        self._fast: dict[bytes, Entry] = {}
         self._keys: dict[tuple[object, ...], int] = {}  # group key (template, kind of each field) -> its number
         self._nkeys = 0
         self._blk: list[list[object]] = []  # the pending entries of the block (traceback...) going on
@@ -75,9 +75,7 @@ class Folder:
         self.dropped: list[str] | None = None  # when a list, the lines folded away are added to it (fact guard)
         # While a block is taken: the lines of folding groups waiting to be counted at once (group key -> their
         # indexes in the block and shape entries), the indexes of the lines dropped one by one, and the block.
-        self._batches: dict[
-            int, tuple[list[int], list[tuple[Template, int, tuple[str, ...], bool, bool, tuple[slice, ...]]]]
-        ] = {}
+        self._batches: dict[int, tuple[list[int], list[Entry]]] = {}
         self._slow: list[int] | None = None
         self._far: list[int] = []  # indexes of the held lines that were outliers (shown)...
         self._gone: list[int] = []  # ...and of the others (counted, dropped)
@@ -185,14 +183,7 @@ class Folder:
         far, gone = self._far, self._gone
         self._far, self._gone = [], []
         if far:
-            far.sort()
-            pending = self.pending
-            moved: list[list[object]] = []
-            for i in reversed(far):
-                while pending and int(pending[-1][1]) > first + i:  # type: ignore[call-overload]
-                    moved.append(pending.pop())
-                moved.append(["show", first + i, lines[i]])
-            pending.extend(reversed(moved))
+            put_back(self.pending, sorted(far), first, lines)
         if gone and self.dropped is not None and self._slow is not None:
             n = len(self._slow)
             if n:  # lines dropped one by one in this block: put back in line order with the counted ones
@@ -208,37 +199,7 @@ class Folder:
     def _run_batch(self, key: int) -> None:
         """Count the held lines of group ``key`` (its indexes in the block); outliers to ``far``, the rest to ``gone``."""
         idx, entries = self._batches.pop(key)
-        g = self.groups[key]
-        lines = list(map(self._block.__getitem__, idx))
-        nos = list(map(self._first.__add__, idx))
-        width = len(g.head)
-        sigs = list(map(itemgetter(2), entries))
-        e = entries[0]
-        cols: dict[int, list[str]] = {}
-        if len(set(map(id, entries))) == 1 and len(e[5]) == width:  # one shape: its fields at the same places
-            cuts = e[5]
-
-            def column(i: int) -> list[str]:
-                got = cols.get(i)
-                if got is None:
-                    got = cols[i] = list(map(getitem, lines, repeat(cuts[i])))
-                return got
-
-            out = g.add_batch(nos, lines, sigs, column)
-        elif set(map(len, places := list(map(itemgetter(5), entries)))) == {width}:  # each line cut by its shape
-
-            def column(i: int) -> list[str]:
-                got = cols.get(i)
-                if got is None:
-                    got = cols[i] = list(map(getitem, lines, map(itemgetter(i), places)))
-                return got
-
-            out = g.add_batch(nos, lines, sigs, column)
-        else:
-            rows: list[Sequence[str]] = [
-                ln.split() if e[3] else tokens(ln) for ln, e in zip(lines, entries, strict=True)
-            ]
-            out = g.add_batch(nos, lines, sigs, rows=rows)
+        out = count_held(self.groups[key], self._block, self._first, idx, entries)
         if not out:
             self._gone += idx
             return
