@@ -114,3 +114,23 @@ def test_run_long_csv_keeps_header_and_ends(tmp_path: Path, small_buffer: dict[s
     assert out[50] == "[rtk] ... 3,801 lines omitted (lines 51-3851) ..."  # the exact range left out
     assert out[51:201] == rows[-150:]
     assert out[201].startswith("[rtk] full output: rtk recall ")
+
+
+def test_held_lines_counted_at_once_fold_as_line_feeding() -> None:
+    # A long run of one kind of line (its lines are counted a block at a time, column by column): the
+    # slow requests among fast ones stay whole at their place, the counter's last line and the values
+    # listed are those of line-by-line feeding, and so are the lines dropped (in line order).
+    lines: list[str] = []
+    for i in range(6000):
+        ms = 5 + (i * 7) % 11 if i % 1500 != 777 else 4000
+        lines.append(
+            f"2026-11-24 07:{i // 60 % 60:02d}:{i % 60:02d} INFO GET /api/v{i % 3} {200 if i % 7 else 304} {ms}ms"
+        )
+        if i % 50 == 0:
+            lines.append(f'worker "{i % 4}" idle {i}')
+    want = _per_line(lines)
+    for size in (len(lines), 997, 64):
+        assert _blocks(lines, size) == want
+    shown = want[: want.index("-- dropped --")]
+    assert sum(" 4000ms" in ln for ln in shown) == 4  # every slow request, whole
+    assert any("/api/v0 ×" in ln for ln in shown)

@@ -96,3 +96,18 @@ def test_short_raw_and_source_tail_windows_stay_exact(tmp_path: Path) -> None:
     src = tmp_path / "gen.py"
     src.write_text("".join(f"x{i} = {i}\n" for i in range(600)))
     assert _run(str(src), "--tail-lines", "400") == b"".join(src.read_bytes().splitlines(keepends=True)[-400:])
+
+
+def test_read_fold_spool_keeps_every_byte_past_its_memory_limit() -> None:
+    # The folded view is held in memory up to a limit, then in a temporary file: the same bytes either way.
+    from rtk.commands._readfold import _Spool
+
+    parts = [b"line %d\n" % i for i in range(5000)]
+    small, big = _Spool(1 << 20), _Spool(1000)
+    for b in parts:
+        small.write(b)
+        big.write(b)
+    assert small.file is None and big.file is not None
+    assert b"".join(small.chunks()) == b"".join(big.chunks()) == b"".join(parts)
+    assert big.tell() == sum(map(len, parts))
+    big.close()

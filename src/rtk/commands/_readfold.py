@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
-
 from rtk.commands import _window
 
 TYPE_CHECKING = False
@@ -18,6 +16,48 @@ LINE_MAX = 1 << 20  # a longer line (or a NUL byte) means the file is not a log 
 
 class _NotLog(Exception):
     pass
+
+
+class _Spool:
+    """The folded view being written: in memory up to ``limit`` bytes, past it in an anonymous temporary file.
+
+    (``tempfile`` and what it imports cost a few milliseconds: a short log never loads them.)
+    """
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.parts: list[bytes] = []
+        self.size = 0
+        self.file: BinaryIO | None = None
+
+    def write(self, b: bytes) -> None:
+        self.size += len(b)
+        if self.file is not None:
+            self.file.write(b)
+            return
+        self.parts.append(b)
+        if self.size > self.limit:
+            import tempfile
+
+            self.file = tempfile.TemporaryFile()  # noqa: SIM115  (closed by close())
+            self.file.writelines(self.parts)
+            self.parts = []
+
+    def tell(self) -> int:
+        return self.size
+
+    def chunks(self) -> Iterator[bytes]:
+        """What was written, in pieces."""
+        if self.file is None:
+            yield from self.parts
+            return
+        self.file.seek(0)
+        while b := self.file.read(_window.CHUNK):
+            yield b
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
 
 
 def sample(f: BinaryIO, sniffed: bytes, min_lines: int) -> tuple[list[bytes], bool]:
@@ -89,7 +129,8 @@ def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None], fir
     folder.base = first - 1
     raw = 0
     shown = 0
-    with tempfile.SpooledTemporaryFile(max_size=8 << 20) as spool:
+    spool = _Spool(8 << 20)
+    try:
 
         def put(lines: list[str]) -> None:
             nonlocal shown
@@ -135,9 +176,8 @@ def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None], fir
             what = f"last {folder.lines:,} lines (lines {first:,}-{first + folder.lines - 1:,})"
         head = f"[rtk] {name}: {what} folded to {shown:,}; exact lines: rtk read {name} --lines A-B\n"
         write(head.encode("utf-8", "surrogateescape"))
-        spool.seek(0)
-        while True:
-            b = spool.read(_window.CHUNK)
-            if not b:
-                return True, raw
+        for b in spool.chunks():
             write(b)
+        return True, raw
+    finally:
+        spool.close()

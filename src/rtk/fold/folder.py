@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections import deque
+from collections import Counter, deque
+from operator import itemgetter
 
 from rtk.fold.group import Group, render_fold
-from rtk.fold.markers import Blocks, access, hint_starts, is_location, is_marker
-from rtk.fold.mask import mask, tokens
+from rtk.fold.held import count_held, put_back
+from rtk.fold.markers import Blocks, access, has_hint, is_location, is_marker
+from rtk.fold.mask import mask, spans, tokens
 from rtk.fold.miner import Miner, Template
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtk.fold.held import Entry
 
 TAIL = 5  # the last lines of an output (its summary) are always shown
 RARE = 4  # a template with at most this many lines after its first...
@@ -54,12 +60,13 @@ class Folder:
         self.status: dict[str, int] = {}
         self.paths: dict[str, int] = {}
         self.requests = 0
+        self._reqs: list[tuple[str, str]] = []  # (path, status) of requests not counted yet
         self._cache: dict[str, str] = {}  # token -> masked token
         self._seen: dict[tuple[str, ...], tuple[Template, int]] = {}  # masked line -> template, key
         # A line's shape (its bytes with every digit made 0) -> its template, group key, masked tokens and whether
         # its tokens are its blank-separated words: masks depend on digits only as digits, so a line
         # shaped like one seen before has the same template without being tokenised and masked.
-        self._fast: dict[bytes, tuple[Template, int, tuple[str, ...], bool]] = {}
+        self._fast: dict[bytes, Entry] = {}
         self._keys: dict[tuple[object, ...], int] = {}  # group key (template, kind of each field) -> its number
         self._nkeys = 0
         self._blk: list[list[object]] = []  # the pending entries of the block (traceback...) going on
@@ -68,6 +75,14 @@ class Folder:
         self._dups: dict[str, tuple[Template | None, int]] = {}  # marker lines seen: their template and key
         self._marked = False  # the line before was shown as a marker or part of a block
         self.dropped: list[str] | None = None  # when a list, the lines folded away are added to it (fact guard)
+        # While a block is taken: the lines of folding groups waiting to be counted at once (group key -> their
+        # indexes in the block and shape entries), the indexes of the lines dropped one by one, and the block.
+        self._batches: dict[int, tuple[list[int], list[Entry]]] = {}
+        self._slow: list[int] | None = None
+        self._far: list[int] = []  # indexes of the held lines that were outliers (shown)...
+        self._gone: list[int] = []  # ...and of the others (counted, dropped)
+        self._block: list[str] = []
+        self._first = 0
 
     def feed(self, line: str) -> list[str]:
         """Take one line (without its newline); return the lines now ready to print."""
@@ -108,53 +123,91 @@ class Folder:
         return self._flush(False)
 
     def _take_many(self, first: int, lines: list[str]) -> None:
-        text = "\n".join(lines)
-        shapes = text.encode("utf-8", "surrogatepass").translate(_ZEROS).split(b"\n")
-        low = text.lower()
-        if len(shapes) != len(lines) or len(low) != len(text):  # a newline inside a line, or lower() changed lengths
+        shapes = "\n".join(lines).encode("utf-8", "surrogatepass").translate(_ZEROS).split(b"\n")
+        if len(shapes) != len(lines):  # a newline inside a line
             for no, line in enumerate(lines, first):
                 self._take(no, line)
             return
-        hinted = hint_starts(low)
         fast = self._fast.get
         groups = self.groups.get
         blocks = self.blocks
-        dropped = self.dropped
         take = self._take
-        pending = self.pending
-        off = 0
+        batches = self._batches
+        batch = batches.get
+        self._block, self._first = lines, first
+        self._slow = [] if self.dropped is not None else None
         for no, (line, shape) in enumerate(zip(lines, shapes, strict=True), first):
-            start = off
-            off += len(line) + 1
-            if (
-                start in hinted
-                or self._marked
-                or blocks.kind
-                or (line[:1] in _ROUTE and _STARTS.match(line) is not None)
-                or "/" in line[:3]
-            ):
-                take(no, line)
-                continue
-            if '" ' in line and (hit := access(line)) is not None:
+            if self._marked:  # the line after a marker: shown when it only says where (`` --> src/a.rs:4``)
+                if is_location(line):
+                    take(no, line)
+                    continue
+                self._marked = False
+            entry = fast(shape)
+            if entry is None or blocks.kind:
+                # A line of a new shape (or in a block): the whole way. A line shaped like one seen here
+                # before has its characters but digits: no hint, no start of a block either.
+                if (
+                    blocks.kind
+                    or (line[:1] in _ROUTE and _STARTS.match(line) is not None)
+                    or "/" in line[:3]
+                    or has_hint(line)
+                ):
+                    take(no, line)
+                    continue
+                if '" ' in line and (hit := access(line)) is not None:
+                    if hit[1][0] in "45":
+                        take(no, line)  # a failed request: a marker
+                        continue
+                    self._request(*hit)
+                if entry is None:
+                    take(no, line, shape, True)
+                    continue
+            elif entry[4] and (hit := access(line)) is not None:
                 if hit[1][0] in "45":
-                    take(no, line)  # a failed request: a marker
+                    take(no, line)
                     continue
                 self._request(*hit)
-            entry = fast(shape)
-            if entry is None:
-                take(no, line, shape, True)
-                continue
-            t, key, sig, simple = entry
-            g = groups(key)
-            raw = line.split() if simple else tokens(line)
+            g = groups(entry[1])
             if g is None or not g.cancelled:
-                self._grouped(no, line, raw, t, key, sig)
-            elif g.measured and g.outlier(raw):
-                pending.append(["show", no, line])
+                self._grouped(no, line, line.split() if entry[3] else tokens(line), *entry[:3])
+            elif (b := batch(entry[1])) is None:  # a folding group: counted at the end of the block
+                batches[entry[1]] = ([no - first], [entry])
             else:
-                g.add(no, line, raw, sig)
-                if dropped is not None:
-                    dropped.append(line)
+                b[0].append(no - first)
+                b[1].append(entry)
+        self._end_block()
+
+    def _end_block(self) -> None:
+        """The lines of folding groups held while the block was taken: counted, outliers put in line order."""
+        for key in list(self._batches):
+            self._run_batch(key)
+        lines, first = self._block, self._first
+        far, gone = self._far, self._gone
+        self._far, self._gone = [], []
+        if far:
+            put_back(self.pending, sorted(far), first, lines)
+        if gone and self.dropped is not None and self._slow is not None:
+            n = len(self._slow)
+            if n:  # lines dropped one by one in this block: put back in line order with the counted ones
+                del self.dropped[-n:]
+                gone += self._slow
+            gone.sort()  # runs of line indexes, one per group: merged in C
+            self.dropped.extend(map(lines.__getitem__, gone))
+        self._slow = None
+        self._block = []
+        if len(self._reqs) > 10_000:
+            self._count_requests()
+
+    def _run_batch(self, key: int) -> None:
+        """Count the held lines of group ``key`` (its indexes in the block); outliers to ``far``, the rest to ``gone``."""
+        idx, entries = self._batches.pop(key)
+        out = count_held(self.groups[key], self._block, self._first, idx, entries)
+        if not out:
+            self._gone += idx
+            return
+        shown = set(out)
+        self._far += [idx[k] for k in out]
+        self._gone += [i for k, i in enumerate(idx) if k not in shown]
 
     def finish(self) -> list[str]:
         """The remaining lines: held folds with their final counts, the access summary, the last lines."""
@@ -170,6 +223,7 @@ class Folder:
             self.shown += 1
             del no
         self.tail.clear()
+        self._count_requests()
         if self.requests >= 20:
             out.insert(len(out) - min(TAIL, self.lines), self._access_summary())
         return out
@@ -258,10 +312,13 @@ class Folder:
         if shape is not None and not long and not _DIGIT.search("".join(sig)):  # a digit in a constant: not by shape
             if len(self._fast) > FAST:
                 self._fast.clear()
-            self._fast[shape] = (t, key, sig, '"' not in line and "'" not in line)
+            simple = '"' not in line and "'" not in line
+            self._fast[shape] = (t, key, sig, simple, '" ' in line, spans(line))
         self._grouped(no, line, raw, t, key, sig)
 
     def _grouped(self, no: int, line: str, raw: list[str], t: Template, key: int, sig: tuple[str, ...]) -> None:
+        if key in self._batches:  # lines of this group held in the block before this one: counted first
+            self._run_batch(key)
         g = self.groups.get(key)
         if g is None:
             g = self.groups[key] = Group(t, no, raw, key, sig)
@@ -275,6 +332,8 @@ class Folder:
         if g.cancelled:
             if self.dropped is not None:
                 self.dropped.append(line)
+                if self._slow is not None:
+                    self._slow.append(no - self._first)
             return
         if len(g.tents) < TENTS:
             tent: list[object] = ["tent", no, line, g]
@@ -287,6 +346,8 @@ class Folder:
                     e[0] = "dead"
             if self.dropped is not None:
                 self.dropped.append(line)
+                if self._slow is not None:
+                    self._slow.append(no - self._first)
 
     def _marker(self, no: int, line: str) -> None:
         """A warning or error line: shown; the same line again (no time or id in it) folds with exact counts.
@@ -356,11 +417,19 @@ class Folder:
             self._request(*hit)
 
     def _request(self, path: str, status: str) -> None:
-        self.requests += 1
-        self.status[status] = self.status.get(status, 0) + 1
-        path = path.split("?", 1)[0]
-        if path in self.paths or len(self.paths) < 1000:
-            self.paths[path] = self.paths.get(path, 0) + 1
+        self._reqs.append((path, status))
+
+    def _count_requests(self) -> None:
+        """The requests seen since the last call, counted at once: statuses, and paths (the first 1,000 named)."""
+        reqs, self._reqs = self._reqs, []
+        self.requests += len(reqs)
+        for status, n in Counter(map(itemgetter(1), reqs)).items():
+            self.status[status] = self.status.get(status, 0) + n
+        paths = self.paths
+        for path, n in Counter(map(itemgetter(0), reqs)).items():  # in the order first seen
+            path = path.split("?", 1)[0]
+            if path in paths or len(paths) < 1000:
+                paths[path] = paths.get(path, 0) + n
 
     def _flush(self, everything: bool) -> list[str]:
         out: list[str] = []

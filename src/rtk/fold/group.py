@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
+from functools import reduce
+from itertools import accumulate, chain, repeat
+from operator import add, gt, itemgetter, lt, mul, truediv
 
 from rtk.fold.miner import Template
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
 
 VALUES = 5  # a field with at most this many distinct values lists them with counts
 SIGS = 64  # kinds of masked line counted per group at most (the values of its constant tokens)
@@ -44,6 +52,67 @@ def _value(tok: str) -> float | None:
         return total
     except ValueError:
         return None
+
+
+def _nums(toks: list[str], parse: Callable[[str], float | None]) -> list[float | None]:
+    """``parse`` of each token; plain digits in C, and for :func:`_value` numbers with a unit too (``12ms``)."""
+    joined = "".join(toks)
+    if joined.isdigit() and joined.isascii():
+        return list(map(float, toks))
+    if parse is _value:
+        cores = list(map(str.strip, toks, repeat(_EDGES)))
+        try:
+            if ":" not in "".join(cores):
+                return list(map(float, cores))
+            parts = list(map(str.split, cores, repeat(":")))  # h:m:s, as _value reads it
+            if len(set(map(len, parts))) == 1:
+                total: list[float] = [0.0] * len(parts)
+                for j in range(len(parts[0])):
+                    total = list(map(add, map(mul, total, repeat(60)), map(float, map(itemgetter(j), parts))))
+                return list(total)
+        except ValueError:
+            pass
+    return list(map(parse, toks))
+
+
+def _rows(column: Callable[[int], list[str]], width: int, n: int) -> list[Sequence[str]]:
+    """The lines' tokens, line by line, from their columns."""
+    return list(zip(*map(column, range(width)), strict=True)) if width else [()] * n
+
+
+def _far_plain(st: list[float], vals: list[float], far: set[int]) -> int:
+    """``outlier``'s test over the numbers of an unsettled field (none missing), with running sums in C.
+
+    Line ``k`` is far when the field went down before it, it has :data:`OUTLIER_AFTER` values and
+    it is at least :data:`OUTLIER` times their mean. Returns the index where the field settled.
+    """
+    n0, total0, last0, down0 = st[0], st[1], st[2], st[3]
+    m = min(len(vals), int(SETTLED - n0))
+    seg = vals[:m] if m < len(vals) else vals
+    went_down = bool(down0) or any(map(lt, seg, chain((last0,), seg)))
+    if not went_down or (min(seg) >= 0 < total0 and max(seg) < OUTLIER * total0 / (n0 + m) * (1 - 1e-9)):
+        # None is far: the field never went down, or every value is under ten times the lowest mean it had.
+        st[0], st[1], st[2], st[3] = n0 + m, reduce(add, seg, total0), seg[-1], 1 if went_down else 0
+        if st[0] >= SETTLED:
+            limit = OUTLIER * st[1] / st[0]
+            st += [len(str(int(limit))) - 1 if limit >= 1 else 0, limit]
+        return m
+    cums = list(accumulate(seg, initial=total0))  # cums[k]: the sum before line k
+    drops = list(map(lt, seg, [last0, *seg]))  # went down at line k
+    first = 0 if down0 else (drops.index(True) + 1 if True in drops else m)  # lines from here see ``down``
+    lo = max(first, int(OUTLIER_AFTER - n0), 0)
+    if lo < m:
+        means = list(map(truediv, cums[lo:m], range(int(n0) + lo, int(n0) + m)))
+        if max(seg[lo:m]) >= OUTLIER * min(means) * (1 - 1e-9) or min(cums[lo:m]) <= 0:  # else none is far
+            for k in range(lo, m):
+                total = cums[k]
+                if total > 0 and seg[k] >= OUTLIER * total / (n0 + k):
+                    far.add(k)
+    st[0], st[1], st[2], st[3] = n0 + m, cums[m], seg[m - 1] if m else last0, 1 if down0 or True in drops else 0
+    if st[0] >= SETTLED:
+        limit = OUTLIER * st[1] / st[0]
+        st += [len(str(int(limit))) - 1 if limit >= 1 else 0, limit]
+    return m
 
 
 class Group:
@@ -173,6 +242,145 @@ class Group:
                 prev[i] = b
             if gone:
                 self.counted = [i for i in self.counted if mono[i] != 2]
+
+    def add_batch(
+        self,
+        nos: list[int],
+        lines: list[str],
+        sigs: list[tuple[str, ...]],
+        column: Callable[[int], list[str]] | None = None,
+        rows: list[Sequence[str]] | None = None,
+    ) -> list[int]:
+        """Lines of this group in order, as ``outlier`` then ``add`` one by one would take them; the outliers' indexes.
+
+        The same state as the line-by-line way, worked column by column over the batch in C where
+        it can be: the values counted with ``Counter``, counters' directions and running means
+        with ``map``; a field whose values are not plain numbers, or a batch bringing another kind
+        of masked line, goes the line-by-line way. The raw tokens come as ``rows`` (a list per line) or
+        through ``column(i)``, the tokens of field ``i`` of every line (cut by the caller in C).
+        """
+        width = len(self.head)
+        sigset = set(sigs)
+        if rows is not None and set(map(len, rows)) != {width}:
+            return self._add_each(nos, lines, rows, sigs)
+        if column is None:
+            given = rows or []
+            column = lambda i: list(map(itemgetter(i), given))  # noqa: E731
+        if self.sigs is None or not sigset.issubset(self.sigs):
+            return self._add_each(nos, lines, rows or _rows(column, width, len(nos)), sigs)
+        far: list[int] = []
+        if self.measured:
+            far = self._far_batch(column)
+            if far:
+                gone = set(far)
+                keep = [k for k in range(len(nos)) if k not in gone]
+                if not keep:
+                    return far
+                every = rows or _rows(column, width, len(nos))
+                kept = [every[k] for k in keep]
+                column = lambda i: list(map(itemgetter(i), kept))  # noqa: E731
+                nos = [nos[k] for k in keep]
+                lines = [lines[k] for k in keep]
+                sigs = [sigs[k] for k in keep]
+        self.count += len(nos)
+        self.last_no = nos[-1]
+        self.last = lines[-1]
+        own = self.sigs
+        if len(sigset) == 1:
+            own[sigs[0]] += len(sigs)
+        else:
+            for sig, n in Counter(sigs).items():
+                own[sig] += n
+        if self.valued:
+            values = self.values
+            for i in self.valued:
+                vals = values[i]
+                assert vals is not None
+                for tok, n in Counter(column(i)).items():
+                    vals[tok] = vals.get(tok, 0) + n
+                if len(vals) > VALUES:
+                    values[i] = None
+            self.valued = [i for i in self.valued if values[i] is not None]
+        if self.counted:
+            prev = self.prev
+            mono = self.mono
+            for i in self.counted:
+                nums = _nums(column(i), _num)
+                a = prev.get(i)
+                prev[i] = nums[-1]
+                if a is None or None in nums:
+                    mono[i] = 2
+                    continue
+                got: list[float] = nums  # type: ignore[assignment]  # no None in it
+                seq = [a, *got]
+                ups = any(map(lt, seq, got))
+                downs = any(map(gt, seq, got))
+                m = mono[i]
+                if ups and downs:
+                    mono[i] = 2
+                elif ups:
+                    mono[i] = 1 if m in (0, 1) else 2
+                elif downs:
+                    mono[i] = -1 if m in (0, -1) else 2
+            self.counted = [i for i in self.counted if mono[i] != 2]
+        return far
+
+    def _add_each(
+        self, nos: list[int], lines: list[str], raws: list[Sequence[str]], sigs: list[tuple[str, ...]]
+    ) -> list[int]:
+        far: list[int] = []
+        for k, raw in enumerate(raws):
+            if self.measured and self.outlier(list(raw)):
+                far.append(k)
+            else:
+                self.add(nos[k], lines[k], list(raw), sigs[k])
+        return far
+
+    def _far_batch(self, column: Callable[[int], list[str]]) -> list[int]:
+        """``outlier`` over a batch, field by field (each field's state is its own): the far lines' indexes."""
+        far: set[int] = set()
+        settle = False
+        for i in self.measured:
+            st = self.measure[i]
+            toks = column(i)
+            start = 0
+            if st[0] < SETTLED:
+                vals = _nums(toks, _value)
+                plain = None not in vals
+                start = _far_plain(st, vals, far) if plain else self._far_each(st, toks, vals, far)  # type: ignore[arg-type]
+                if st[0] >= SETTLED:
+                    settle = settle or not st[3]
+                    if not st[3]:
+                        continue  # never went down (a clock, an id): no longer looked at
+            rest = toks[start:] if start else toks
+            if rest and (max(map(len, rest)) > st[4] or "e" in "".join(rest)):
+                limit = st[5]
+                vals = _nums(rest, _value)
+                if None not in vals and max(vals) < limit:  # type: ignore[type-var,operator]
+                    continue  # none reaches the limit
+                for k, tok in enumerate(rest, start):
+                    if (len(tok) > st[4] or "e" in tok) and (v := _value(tok)) is not None and v >= limit:
+                        far.add(k)
+        if settle:
+            self.measured = [i for i in self.measured if self.measure[i][0] < SETTLED or self.measure[i][3]]
+        return sorted(far)
+
+    @staticmethod
+    def _far_each(st: list[float], toks: list[str], vals: list[float | None], far: set[int]) -> int:
+        """The values of one unsettled field, line by line as ``outlier`` takes them; where settling ended."""
+        for k, v in enumerate(vals):
+            if st[0] >= SETTLED:
+                return k
+            if v is None:
+                continue
+            n, total, last, down = st[0], st[1], st[2], st[3]
+            if down and n >= OUTLIER_AFTER and total > 0 and v >= OUTLIER * total / n:
+                far.add(k)
+            st[0], st[1], st[2], st[3] = n + 1, total + v, v, 1 if down or v < last else 0
+            if n + 1 >= SETTLED:
+                limit = OUTLIER * st[1] / st[0]
+                st += [len(str(int(limit))) - 1 if limit >= 1 else 0, limit]
+        return len(toks)
 
     def _new_sig(self, sig: tuple[str, ...], raw: list[str]) -> None:
         """Another kind of masked line in this group; past :data:`SIGS` kinds every field counts raw values."""

@@ -79,23 +79,16 @@ def is_marker(line: str) -> bool:
     return not (_NOTHING.search(line) and len(words) <= len(_NOTHING.findall(line)))
 
 
-# What a line may carry a marker or open a block with, lowered: the words of is_marker's first test, the
-# two spaces after PostgreSQL's DETAIL:, logcat's `` W/`` and Java's Throwable (lines starting with W, E,
-# F, <, a blank or ``...`` are looked at whole anyway).
-_HINTS = (*_KEYS, ":  ", " w/", " e/", " f/", "throwable")
+# What a line may carry a marker or open a block with, lowered: the words of is_marker's first test,
+# PostgreSQL's DETAIL:, HINT:, STATEMENT: and CONTEXT: with their two spaces (not every ``LOG:  `` line),
+# logcat's `` W/`` and Java's Throwable (lines starting with W, E, F, <, a blank or ``...`` are looked at
+# whole anyway).
+_HINTS = (*_KEYS, "detail:  ", "hint:  ", "statement:  ", "context:  ", " w/", " e/", " f/", "throwable")
 
 
-def hint_starts(low: str) -> set[int]:
-    """Where the lines of a lowered block that hold a hint start: only they can be markers (found in C)."""
-    starts: set[int] = set()
-    add = starts.add
-    for h in _HINTS:
-        i = low.find(h)
-        while i >= 0:
-            add(low.rfind("\n", 0, i) + 1)
-            end = low.find("\n", i)
-            i = low.find(h, end) if end >= 0 else -1
-    return starts
+def has_hint(line: str) -> bool:
+    """Whether ``line`` holds a hint (any case): only such a line can be a marker unless it starts like one."""
+    return any(map(line.lower().__contains__, _HINTS))
 
 
 def is_location(line: str) -> bool:
