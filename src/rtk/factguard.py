@@ -343,26 +343,47 @@ class StreamGuard:
     LIMIT = 5000
     KEEP = 1 << 20  # printed text the final check reads (its views cost several times this, transiently)
 
-    __slots__ = ("kept", "looked", "n", "printed", "todo")
+    __slots__ = ("counting", "kept", "looked", "n", "printed", "seen", "todo")
 
     def __init__(self) -> None:
         self.todo: list[tuple[int, str]] = []  # (position in the stream, line): dropped lines with a hint
         self.looked: dict[str, int] = {}  # each such line and how often it came
+        self.seen: set[str] = set()  # the keys of ``looked`` (a set, for set operations in C)
+        self.counting: set[str] = set()  # those holding a summary count ("2 passed"): their times are counted
         self.printed: list[str] = []
         self.kept = 0
         self.n = 0  # blocks seen
 
     def feed(self, lines: list[str], parts: list[str]) -> None:
-        """One block of raw lines and what the filter printed for it."""
+        """One block of raw lines (all, or those the filter did not vouch for) and what the filter printed for it."""
         self.n += 1
         base = self.n << 40  # positions order blocks, then lines within a block
         if self.kept < self.KEEP:
             for p in parts:
                 self.printed.append(p)
                 self.kept += len(p)
-        if len(self.todo) >= self.LIMIT:
+        if not lines or len(self.todo) >= self.LIMIT:
             return
-        text = "\n".join(lines)
+        fresh = set(lines)
+        shown: set[str] | None = None
+        again = fresh & self.seen  # problem lines judged in an earlier block: not searched again
+        if again:
+            fresh -= again
+            again &= self.counting  # only a summary count needs how often its line came
+            if again and parts:
+                shown = set("".join(parts).split("\n"))
+                again -= shown
+            looked = self.looked
+            if len(again) * 8 < len(lines):  # a few such lines: counted in C
+                for ln in again:
+                    looked[ln] += lines.count(ln)
+            elif again:
+                for ln in lines:
+                    if ln in again:
+                        looked[ln] += 1
+        if not fresh:
+            return
+        text = "\n".join(fresh)
         starts: set[int] = set()
         if text.isascii():  # bytes: lower() and find() are faster, and offsets are the same
             data = text.encode().lower()
@@ -382,27 +403,34 @@ class StreamGuard:
                     i = low.find(h, end) if end >= 0 else -1
         if not starts:
             return
-        shown = set("".join(parts).split("\n")) if parts else set()
-        looked = self.looked
+        if shown is None:
+            shown = set("".join(parts).split("\n")) if parts else set()
+        new = []
         for s in starts:
             end = text.find("\n", s)
             line = text[s:end] if end >= 0 else text[s:]
             if line and line not in shown:
-                n = looked.get(line, 0)
-                looked[line] = n + 1
-                if not n:
-                    self.todo.append((base + s, line))
+                new.append((lines.index(line), line))
+        for at, line in sorted(new):  # each distinct line once, at its first place in the block
+            self.seen.add(line)
+            if _counts(line):
+                self.counting.add(line)
+                self.looked[line] = lines.count(line)
+            else:
+                self.looked[line] = 1
+            self.todo.append((base + at, line))
 
     def finish(self, summary: str, counted: bool = False) -> tuple[str, int]:
         """The block of restored lines to print before ``summary``, and how many lines it has."""
         if not self.todo:
             return "", 0
         out = Output("".join(self.printed) + summary)
-        looked = self.looked
+        looked, counting = self.looked, self.counting
 
         def totals(wanted: frozenset[str]) -> dict[str, int]:
             sums: dict[str, int] = {}
-            for line, times in looked.items():
+            for line in counting:
+                times = looked[line]
                 for _, n, word in _counts(line):
                     if word in wanted:
                         sums[word] = sums.get(word, 0) + int(n) * times

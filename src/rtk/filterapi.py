@@ -64,10 +64,17 @@ class LineFilter:
     ``feed`` gets each line (without its newline) and returns text to print now
     (one or more lines, no trailing newline) or ``None``. ``finish`` gets the
     exit code and returns the closing text (summary), possibly empty. Set
-    ``self.cut`` to the number of content lines or items left out.
+    ``self.cut`` to the number of content lines or items left out. A filter may
+    report the lines it did not vouch for in ``unvouched`` (see below), so that the
+    fact guard of a long stream reads those only.
     """
 
     cut = 0
+    # What the stream fact guard (``rtk.factguard.StreamGuard``) reads. None: every line (the default).
+    # A filter that sets it to a list appends every line it takes in except those it dropped as a
+    # benign shape it recognised positively (its tool's own progress lines, which name no problem,
+    # location or test): it vouches for those, and the guard reads only what it appended.
+    unvouched: list[str] | None = None
 
     def __init__(self, argv: list[str]) -> None:
         self.argv = argv
