@@ -9,87 +9,12 @@ facts costs a few set operations.
 
 from __future__ import annotations
 
-from rtk.facts import MARKERS, Fact, _counts, details, is_marker, line_facts, tag_of
+from rtk.facts import Fact, _counts, is_marker, line_facts, tag_of
+from rtk.presence import Output, Words, present
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-
-# facts._words' punctuation as a bytes table: the same split, in C (no multi-byte UTF-8 sequence holds them).
-_PUNCT_BYTES = bytes(32 if chr(c) in "!\"#$%&'()*+,.:;<=>?@[\\]^`{|}~" else c for c in range(256))
-
-
-class Output:
-    """A compact output prepared for presence checks (each view computed on first use)."""
-
-    __slots__ = ("_flat", "_low", "_numbers", "_words", "text")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self._flat: str | None = None
-        self._low: str | None = None
-        self._words: frozenset[str] | None = None
-        self._numbers: frozenset[str] | None = None
-
-    @property
-    def flat(self) -> str:
-        """The text with every run of whitespace as one space."""
-        if self._flat is None:
-            self._flat = " ".join(self.text.split())
-        return self._flat
-
-    @property
-    def low(self) -> str:
-        if self._low is None:
-            self._low = self.text.lower()
-        return self._low
-
-    @property
-    def words(self) -> frozenset[str]:
-        """The lowercased words of the text, split at punctuation but ``/``, ``_`` and ``-`` (as ``facts._words``)."""
-        if self._words is None:
-            data = self.low.encode("utf-8", "surrogatepass").translate(_PUNCT_BYTES)
-            self._words = frozenset(data.decode("utf-8", "surrogatepass").split())
-        return self._words
-
-    def numbers(self) -> frozenset[str]:
-        """Every run of digits in the text (``29/29`` holds 29)."""
-        if self._numbers is None:
-            self._numbers = frozenset("".join(c if c.isdigit() else " " for c in self.text).split())
-        return self._numbers
-
-
-def present(f: Fact, out: Output) -> bool:
-    """Does the compact output still hold fact ``f`` (in any presentation)?"""
-    kind, value, detail = f
-    text = out.text
-    if kind == "word":
-        return value in text
-    if kind == "hash":
-        return value[:7] in text
-    if kind == "loc":
-        if f"{value}:{detail}" in text or f"{value}({detail}" in text or f'{value}", line {detail}' in text:
-            return True
-        # Regrouped: the file once as a header, its line numbers under it ("a.py (3 errors):  7, 11: ...").
-        base = value.replace("\\", "/").rsplit("/", 1)[-1]
-        return base in text and detail in out.words
-    if kind == "path":
-        v = value[2:] if value.startswith("./") else value
-        if v in text:
-            return True
-        parent, _, base = v.rstrip("/").rpartition("/")
-        return base in text and (not parent or parent.rsplit("/", 1)[-1] in text)
-    if kind == "count":
-        return value in out.words
-    if value in out.flat:  # a marker line: whole, or what sets it apart
-        return True
-    named, numbers, content = details(value)
-    if named or numbers:
-        return all(n in out.low for n in named) and all(n in out.numbers() for n in numbers)
-    if content:
-        return any(w in out.words for w in content)
-    return not MARKERS.isdisjoint(out.words)  # a status line: the output must still say something failed
+    from collections.abc import Callable, Container, Iterable
 
 
 # A tag opening at least this many dropped lines marks a block (npm's usage text), not a problem per line.
@@ -107,10 +32,11 @@ def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = Fa
     problem lines (errors, failures, warnings) never are. ``exhaustive``: look at every line, not
     only those the C-speed search names (the reference the tests compare the fast path with).
     """
-    kept = set(compact.split("\n"))
-    words = set(compact.split())
+    kept = compact.split("\n")
+    words = Words(compact)
     if exhaustive:
-        todo = [ln for ln in dict.fromkeys(raw.split("\n")) if ln and ln not in kept]
+        gone = set(kept)
+        todo = [ln for ln in dict.fromkeys(raw.split("\n")) if ln and ln not in gone]
     else:
         todo = dropped(raw, kept, words)
     todo = [ln for ln in todo if not words.issuperset(ln.split())]  # else every word of the line is still there
@@ -126,14 +52,14 @@ def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = Fa
     return judge(sorted((pos[ln], ln) for ln in todo), out, counted, totals)
 
 
-def dropped(raw: str, kept: set[str], words: set[str]) -> list[str]:
+def dropped(raw: str, kept: Iterable[str], words: Container[str]) -> list[str]:
     """The distinct lines of ``raw`` that ``kept`` does not hold and that may carry a fact ``words`` lack.
 
     Lines the compact output printed as they are, and repeats, go in C (set operations); the
     C-speed search (``candidates``) then runs over what is left.
     """
     lines = set(raw.split("\n"))
-    lines -= kept
+    lines.difference_update(kept)
     lines.discard("")
     if not lines:
         return []
@@ -201,7 +127,7 @@ _NORM = _table({**{c: c.lower().encode() for c in _LETTERS}, "0123456789": b"0"}
 _COUNT_NEEDLES = (b"0 passed", b"0 skipped", b"0 xpassed")
 
 
-def candidates(data: bytes, words: set[str]) -> list[int]:
+def candidates(data: bytes, words: Container[str]) -> list[int]:
     """Offsets of the lines of ``data`` (a raw output in UTF-8) that may hold a fact the compact output lost.
 
     A fact sits on a problem line (found by its hint), on a traceback's ``File "..."`` line,
@@ -210,11 +136,13 @@ def candidates(data: bytes, words: set[str]) -> list[int]:
     output in C (``bytes.translate``, ``bytes.find``); Python only handles the hits.
     """
     starts: set[int] = set()
-    norm = data.translate(_NORM)
-    for h in _HINT_ASCII if data.isascii() else _HINT_BYTES:
-        _lines_with(h, norm, starts)
+    ascii_ = data.isascii()
+    low = data.lower()  # ASCII letters only, as the hints need (faster than a translation)
+    for h in _HINT_ASCII if ascii_ else _HINT_BYTES:
+        _lines_with(h, low, starts)
     _lines_with(b'File "', data, starts)
-    if b"pass" in norm or b"skipped" in norm:
+    if b"passed" in low or b"skipped" in low:  # every count needle holds one of them
+        norm = low.translate(_NORM)
         for needle in _COUNT_NEEDLES:
             _lines_with(needle, norm, starts)
     cls = data.translate(_CLASS)
@@ -232,7 +160,7 @@ def candidates(data: bytes, words: set[str]) -> list[int]:
     return sorted(starts)
 
 
-def _word_hit(data: bytes, i: int, words: set[str], starts: set[int], hexish: bool) -> int:
+def _word_hit(data: bytes, i: int, words: Container[str], starts: set[int], hexish: bool) -> int:
     """Note the line of the word at ``i`` unless the compact output has that word; return the word's end."""
     ls = data.rfind(b"\n", 0, i) + 1
     le = data.find(b"\n", i)
