@@ -8,8 +8,9 @@
   every line with a fact comes back: the cost when the guard has work to do (no budget).
 - fact-guard-stream: the stream guard (``rtk.run._for_guard``, ``StreamGuard.feed`` and
   ``finish``) over streamed 64 KB blocks of real ``cargo build`` lines (a build's progress
-  lines; a build full of warnings) through the real ``cargo build`` filter, against that
-  filter's own CPU time: 1 GB (100 MB with ``--quick``) of output. The filter reports the
+  lines; a build full of warnings) through the real ``cargo build`` filter, and of real
+  ``pytest -v`` lines through the real pytest filter,
+  against that filter's own CPU time: 1 GB (100 MB with ``--quick``) of output. The filter reports the
   lines it did not vouch for (``LineFilter.unvouched``), so the guard reads those only.
   Budget: <= 5 % added. Also reported, without a budget: a filter that does not report
   (the guard's generic fallback reads every line), on a tenth of the size. (Until the
@@ -177,9 +178,12 @@ def guard_stream(total: int) -> dict[str, Any]:
         def feed(self, line: str) -> str | None:
             return line if ("warning" in line or "error" in line or "FAILED" in line) else None
 
+    pytest = filters.lookup(["pytest"])
+    assert pytest is not None and pytest.stream is not None
     cases = {
         "cargo-build-progress": _stream_case(cargo(), _blocks(("cargo-build/clean-workspace",)), total),
         "cargo-build-warnings": _stream_case(cargo(), _blocks(("cargo-build/warnings",)), total),
+        "pytest-verbose": _stream_case(pytest.stream(["pytest", "-v"]), _blocks(("pytest/pass-verbose",)), total),
         "fallback": _stream_case(
             ProblemLines([]),
             _blocks(("cargo-build/warnings", "pytest/pass-verbose", "cargo-test/workspace-pass")),

@@ -1,7 +1,8 @@
 """The stream fact guard reads only what a filter did not vouch for, and loses nothing by it.
 
 A streaming filter may report the lines it did not vouch for (``LineFilter.unvouched``):
-every line except the benign shapes it recognised positively (cargo's own progress lines).
+every line except the benign shapes it recognised positively (cargo's own progress lines,
+pytest's progress lines).
 The guard then reads those only. Checked here: the runner hands over exactly those lines; a
 guard reading only them restores what a guard reading every line restores (fixtures and
 Hypothesis mutations with other tools' problem lines inserted); a vouched line holds no fact,
@@ -21,14 +22,13 @@ from fixturelib import all_fixtures, load
 from helpers import path_with, stub_tool
 from rtk import config, facts, filters, run
 from rtk.factguard import StreamGuard
+from rtk.filterapi import Unrecognized
+from rtk.filters.python.pytest import PytestStream
 from rtk.filters.rust.build import CargoBuild
 from rtk.filters.rust.diagnostics import NOISE
 from rtk.text import clean, decode
 
 FIXTURES = [load(p) for p in all_fixtures()]
-CARGO = [
-    fx for fx in FIXTURES if fx.filter in ("cargo-build", "cargo-check", "cargo-clippy", "cargo-doc", "cargo-install")
-]
 FOREIGN = sorted(
     {ln for fx in FIXTURES for ln in clean(decode(fx.raw)).split("\n") if facts.is_marker(ln) and ln.strip()}
 )[:400]
@@ -43,14 +43,32 @@ def lines_of(raw: bytes) -> list[str]:
     return clean(decode(raw)).split("\n")
 
 
-def both_guards(lines: list[str], size: int) -> tuple[tuple[str, int], tuple[str, int], list[str]]:
-    """cargo build over ``lines`` in blocks of ``size``: the guard of what it reported, one of every line; vouched lines."""
-    filt = CargoBuild(["cargo", "build"])
+REPORTING = {"cargo-build": (["cargo", "build"], CargoBuild), "pytest": (["pytest"], PytestStream)}
+FAMILY = {
+    "cargo-build": [
+        fx
+        for fx in FIXTURES
+        if fx.filter in ("cargo-build", "cargo-check", "cargo-clippy", "cargo-doc", "cargo-install")
+    ],
+    "pytest": [fx for fx in FIXTURES if fx.filter == "pytest"],
+}
+OWN = [(k, fx) for k, fxs in FAMILY.items() for fx in fxs]
+
+
+def both_guards(
+    lines: list[str], size: int, which: str = "cargo-build"
+) -> tuple[tuple[str, int], tuple[str, int], list[str]]:
+    """A reporting filter over ``lines`` in blocks of ``size``: the guard of what it reported, one of every line; vouched lines."""
+    argv, factory = REPORTING[which]
+    filt = factory(argv)
     reported, everything = StreamGuard(), StreamGuard()
     vouched: list[str] = []
     for i in range(0, len(lines), size):
         block = lines[i : i + size]
-        parts = [r + "\n" for r in map(filt.feed, block) if r is not None]
+        try:
+            parts = [r + "\n" for r in map(filt.feed, block) if r is not None]
+        except Unrecognized:
+            return ("", 0), ("", 0), vouched  # not this tool's output: the runner shows it raw
         got = run._for_guard(filt, block)
         left = list(got)
         for ln in block:  # the block's lines, less what was reported (a multiset difference, in order)
@@ -60,13 +78,16 @@ def both_guards(lines: list[str], size: int) -> tuple[tuple[str, int], tuple[str
                 vouched.append(ln)
         reported.feed(got, parts)
         everything.feed(block, parts)
-    summary = filt.finish(1)
+    try:
+        summary = filt.finish(1)
+    except Unrecognized:
+        return ("", 0), ("", 0), vouched
     return reported.finish(summary, filt.cut > 0), everything.finish(summary, filt.cut > 0), vouched
 
 
 def test_cargo_build_reports_every_line_but_its_progress_lines() -> None:
-    assert CARGO
-    for fx in CARGO:
+    assert FAMILY["cargo-build"]
+    for fx in FAMILY["cargo-build"]:
         lines = lines_of(fx.raw)
         _, _, vouched = both_guards(lines, 5)
         assert all(ln.startswith(NOISE) for ln in vouched), fx.name
@@ -79,20 +100,38 @@ def test_a_subclass_with_its_own_feed_is_read_whole() -> None:
     assert spec is not None and spec.stream is not None
     assert spec.stream(["cargo", "test"]).unvouched is None  # cargo test: every line goes to the guard
     assert CargoBuild(["cargo", "build"]).unvouched == []
+    assert PytestStream(["pytest"]).unvouched == []
 
 
+def test_pytest_reports_every_line_but_its_progress_lines() -> None:
+    assert FAMILY["pytest"]
+    shapes = 0
+    for fx in FAMILY["pytest"]:
+        lines = lines_of(fx.raw)
+        _, _, vouched = both_guards(lines, 5, "pytest")
+        for ln in vouched:  # status letters, a bare percentage, or a passing test's id
+            assert ln.rstrip().endswith(("%]", ".", "s", "x", "F", "E", "PASSED")) or "PASSED" in ln, (fx.name, ln)
+            assert "FAILED" not in ln and "ERROR" not in ln and "SKIPPED" not in ln
+        shapes += len(vouched)
+    assert shapes > 50
+    assert both_guards(["tests/a.py::test_x[fail] PASSED  [ 50%]", "tests/a.py::t PASSED [ 9%]"], 2, "pytest")[2] == [
+        "tests/a.py::t PASSED [ 9%]"  # a parameter in brackets is free text: reported
+    ]
+
+
+@pytest.mark.parametrize("which", sorted(REPORTING))
 @pytest.mark.parametrize("fx", FIXTURES, ids=[fx.name for fx in FIXTURES])
-def test_a_vouched_line_holds_no_fact(fx: object) -> None:
-    """Any real output (every family's fixtures) through cargo build: what it vouched for holds no fact."""
-    _, _, vouched = both_guards(lines_of(fx.raw), 7)  # type: ignore[attr-defined]
+def test_a_vouched_line_holds_no_fact(fx: object, which: str) -> None:
+    """Any real output (every family's fixtures) through a reporting filter: what it vouched for holds no fact."""
+    _, _, vouched = both_guards(lines_of(fx.raw), 7, which)  # type: ignore[attr-defined]
     assert [ln for ln in vouched if facts.line_facts(ln)] == []
 
 
-@pytest.mark.parametrize("fx", CARGO, ids=[fx.name for fx in CARGO])
-def test_reading_what_was_reported_restores_what_reading_everything_restores(fx: object) -> None:
+@pytest.mark.parametrize(("which", "fx"), OWN, ids=[fx.name for _, fx in OWN])
+def test_reading_what_was_reported_restores_what_reading_everything_restores(which: str, fx: object) -> None:
     lines = lines_of(fx.raw)  # type: ignore[attr-defined]
     for size in (1, 4, 64):
-        reported, everything, _ = both_guards(lines, size)
+        reported, everything, _ = both_guards(lines, size, which)
         assert reported == everything
 
 
@@ -114,8 +153,8 @@ def mutated(draw: st.DrawFn, lines: list[str]) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("fx", CARGO, ids=[fx.name for fx in CARGO])
-def test_mutated_cargo_outputs_restore_alike(fx: object) -> None:
+@pytest.mark.parametrize(("which", "fx"), OWN, ids=[fx.name for _, fx in OWN])
+def test_mutated_outputs_restore_alike(which: str, fx: object) -> None:
     lines = lines_of(fx.raw)  # type: ignore[attr-defined]
 
     @settings(
@@ -127,7 +166,7 @@ def test_mutated_cargo_outputs_restore_alike(fx: object) -> None:
     )
     @given(mutated(lines), st.sampled_from([1, 3, 16]))
     def prop(case: list[str], size: int) -> None:
-        reported, everything, _ = both_guards(case, size)
+        reported, everything, _ = both_guards(case, size, which)
         assert reported == everything
 
     prop()
