@@ -14,26 +14,35 @@ TEXT = st.lists(st.tuples(PIECES, SPACES), max_size=40).map(lambda ps: "".join(a
 ASKED = st.one_of(PIECES, st.sampled_from(["", " ", "a.py", "y", "x x", "a.py:1 x", "\xa0"]))
 
 
+def searched(text: str) -> Words:
+    """``Words`` that answers by searching first, as for a long text (short ones get their set at once)."""
+    w = Words(text)
+    w.words = None
+    return w
+
+
 @settings(max_examples=400, deadline=None, derandomize=True, database=None)
 @given(TEXT, st.lists(ASKED, max_size=60))
 def test_words_answers_as_the_set_of_split_words(text: str, asked: list[str]) -> None:
-    words = Words(text)
     plain = set(text.split())
-    assert [w in words for w in asked] == [w in plain for w in asked]  # searched first, then the set
+    for words in (searched(text), Words(text)):
+        assert [w in words for w in asked] == [w in plain for w in asked]  # searched first, then the set
 
 
 @settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(TEXT, st.lists(PIECES, min_size=1, max_size=5))
 def test_a_line_is_held_when_every_word_of_it_is(text: str, line: list[str]) -> None:
     tokens = " ".join(line).split()
-    assert Words(text).issuperset(tokens) == set(text.split()).issuperset(tokens)
+    assert searched(text).issuperset(tokens) == set(text.split()).issuperset(tokens)
 
 
 def test_a_word_found_only_inside_others_is_not_held() -> None:
     text = "xa " * 50 + "a.py:12"
-    words = Words(text)
+    words = searched(text)
     assert "a" not in words and "a.py:1" not in words and "a.py:12" in words
-    assert Words("a.py:12 x").issuperset(["a.py:12", "x"]) and not Words("a.py:123 x").issuperset(["a.py:12", "x"])
+    assert searched("a.py:12 x").issuperset(["a.py:12", "x"])
+    assert not searched("a.py:123 x").issuperset(["a.py:12", "x"])
+    assert Words("x " * 10000).words is None and Words("x").words == {"x"}  # long: searched; short: a set
 
 
 @given(TEXT)

@@ -15,15 +15,16 @@ class Words:
 
     The first few questions are answered by searching the text (a compact output is often
     large, and most guard runs ask nothing or a handful); past ``SEARCHES`` of them, or on a
-    word found often inside other words, the set of words is built once and used.
+    word found often inside other words, or for a short text, the set of words is built once and used.
     """
 
-    SEARCHES = 24
+    SEARCHES = 16
+    SMALL = 16384  # a text this short gets its set at once (cheaper than a few searches)
     __slots__ = ("asked", "text", "words")
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.words: set[str] | None = None
+        self.words: set[str] | None = set(text.split()) if len(text) < self.SMALL else None
         self.asked = 0
 
     def __contains__(self, w: object) -> bool:
@@ -57,8 +58,10 @@ class Words:
 
     def issuperset(self, ws: list[str]) -> bool:
         """Is every word of ``ws`` a word of the text? (First asked as a whole: a line reprinted with its spacing changed.)"""
-        if self.words is None and len(ws) > 1 and self._search(" ".join(ws), True):
-            return True  # the words, each standing alone in the text
+        if self.words is None and len(ws) > 1:
+            if self._search(" ".join(ws), True):
+                return True  # the words, each standing alone in the text
+            self.asked += 1  # a search that found nothing read the whole text
         return all(w in self for w in ws)
 
 
