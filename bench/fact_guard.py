@@ -130,6 +130,8 @@ def _stream_case(filt: Any, block: list[str], total: int) -> dict[str, Any]:
     from rtk.factguard import StreamGuard
     from rtk.run import _for_guard
 
+    if filt.reports:
+        filt.unvouched = []  # as rtk.run enables it
     size = sum(map(len, block)) + len(block)
     blocks = max(1, total // size)
     guard = StreamGuard()

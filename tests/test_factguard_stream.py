@@ -61,6 +61,8 @@ def both_guards(
     """A reporting filter over ``lines`` in blocks of ``size``: the guard of what it reported, one of every line; vouched lines."""
     argv, factory = REPORTING[which]
     filt = factory(argv)
+    assert filt.reports
+    filt.unvouched = []  # as the runner enables it
     reported, everything = StreamGuard(), StreamGuard()
     vouched: list[str] = []
     for i in range(0, len(lines), size):
@@ -98,9 +100,23 @@ def test_cargo_build_reports_every_line_but_its_progress_lines() -> None:
 def test_a_subclass_with_its_own_feed_is_read_whole() -> None:
     spec = filters.lookup(["cargo", "test"])
     assert spec is not None and spec.stream is not None
-    assert spec.stream(["cargo", "test"]).unvouched is None  # cargo test: every line goes to the guard
-    assert CargoBuild(["cargo", "build"]).unvouched == []
-    assert PytestStream(["pytest"]).unvouched == []
+    assert not spec.stream(["cargo", "test"]).reports  # cargo test: every line goes to the guard
+    assert CargoBuild(["cargo", "build"]).reports and PytestStream(["pytest"]).reports
+
+
+def test_only_the_runner_enables_reporting_so_a_wrapped_filter_never_collects() -> None:
+    """``uv run pytest`` wraps the pytest filter: the wrapper reads every line, the inner one keeps nothing."""
+    spec = filters.lookup(["uv", "run", "pytest"])
+    assert spec is not None and spec.stream is not None
+    outer = spec.stream(["uv", "run", "pytest"])
+    assert not outer.reports and outer.unvouched is None
+    inner = outer.inner  # type: ignore[attr-defined]
+    for ln in lines_of(FAMILY["pytest"][0].raw) * 3:
+        outer.feed(ln)
+    assert isinstance(inner, PytestStream) and inner.unvouched is None
+    filt = CargoBuild(["cargo", "build"])
+    filt.feed("warning: unused")
+    assert filt.unvouched is None  # not enabled: nothing is kept
 
 
 def test_pytest_reports_every_line_but_its_progress_lines() -> None:

@@ -245,6 +245,8 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         filt = spec.stream(argv)
     except Exception as e:
         filt, error = None, f"{type(e).__name__}: {e}"
+    if filt is not None and filt.reports:
+        filt.unvouched = []  # the guard reads what the filter did not vouch for (LineFilter.unvouched)
     held: list[str] = []
     live = False
     raw_whole = False  # the filter failed before printing anything: the raw output is all there is

@@ -176,7 +176,7 @@ class PytestStream(LineFilter):
         self.titleless = False
         # The stream fact guard reads only the lines ``feed`` reports: all but the progress lines
         # (``..F.s [ 42%]``, ``tests/a.py::test_x PASSED [ 42%]``), which name no problem, location or test.
-        self.unvouched: list[str] | None = []
+        self.reports = True
         self.vouched = False
 
     # -- helpers ---------------------------------------------------------------

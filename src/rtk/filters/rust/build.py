@@ -29,8 +29,7 @@ class CargoBuild(LineFilter):
         # progress lines outside a diagnostic (NOISE: a right-aligned verb, then a package or a
         # count; they name what is built, never a problem, location or test). A subclass with a
         # ``feed`` of its own takes lines this one never sees: the guard reads all of its lines.
-        if type(self).feed is CargoBuild.feed:
-            self.unvouched = []
+        self.reports = type(self).feed is CargoBuild.feed
 
     def feed(self, line: str) -> str | None:
         if self.diag.block is None and line.startswith(NOISE):
