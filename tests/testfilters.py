@@ -61,6 +61,20 @@ class RaisesMidStream(KeepErrors):
         return super().feed(line)
 
 
+class VouchesForProgress(KeepErrors):
+    """Streaming, reporting to the fact guard: vouches for ``progress N`` lines, reports every other line."""
+
+    reports = True
+
+    def feed(self, line: str) -> str | None:
+        if line.startswith("progress "):
+            self.dropped += 1
+            return None
+        if self.unvouched is not None:
+            self.unvouched.append(line)
+        return super().feed(line)
+
+
 FUNCS = {"shorten": _shorten, "raise": _raise, "unrec": _unrecognized, "cut": _cut, "bigger": _bigger, "echo": _echo}
 
 
@@ -70,6 +84,8 @@ def select(argv: list[str]) -> Spec | None:
         return Spec(f"test-{mode}", FUNCS[mode])
     if mode == "stream":
         return Spec("test-stream", stream=KeepErrors)
+    if mode == "stream-vouch":
+        return Spec("test-stream-vouch", stream=VouchesForProgress)
     if mode == "stream-crash":
         return Spec("test-stream-crash", stream=RaisesMidStream)
     if mode == "nomerge":

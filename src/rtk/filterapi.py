@@ -64,10 +64,20 @@ class LineFilter:
     ``feed`` gets each line (without its newline) and returns text to print now
     (one or more lines, no trailing newline) or ``None``. ``finish`` gets the
     exit code and returns the closing text (summary), possibly empty. Set
-    ``self.cut`` to the number of content lines or items left out.
+    ``self.cut`` to the number of content lines or items left out. A filter may
+    report the lines it did not vouch for in ``unvouched`` (see below), so that the
+    fact guard of a long stream reads those only.
     """
 
     cut = 0
+    # What the stream fact guard (``rtk.factguard.StreamGuard``) reads. A filter with ``reports``
+    # true can vouch for lines: when the runner sets ``unvouched`` to a list, ``feed`` appends to
+    # it every line it takes in except those it dropped as a benign shape it recognised positively
+    # (its tool's own progress lines, which name no problem, location or test), and the guard reads
+    # only what was appended. None (not enabled, or a filter that does not report): every line.
+    # Only the runner enables it, so a filter wrapped in another (uv run, a pipe) never collects.
+    reports = False
+    unvouched: list[str] | None = None
 
     def __init__(self, argv: list[str]) -> None:
         self.argv = argv

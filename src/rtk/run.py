@@ -218,6 +218,15 @@ def _passthrough(child: runner.Child, first: bytes, out: Out) -> int:
         pending += b
 
 
+def _for_guard(filt: LineFilter, lines: list[str]) -> list[str]:
+    """The lines of a block the stream fact guard reads: all, or those the filter did not vouch for."""
+    reported = filt.unvouched
+    if reported is None:
+        return lines
+    filt.unvouched = []
+    return reported
+
+
 def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float, track_code: int | None = None) -> int:
     """Feed the output to a LineFilter as it arrives (``track_code`` as in ``_run_buffered``)."""
     import select
@@ -236,6 +245,8 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         filt = spec.stream(argv)
     except Exception as e:
         filt, error = None, f"{type(e).__name__}: {e}"
+    if filt is not None and filt.reports:
+        filt.unvouched = []  # the guard reads what the filter did not vouch for (LineFilter.unvouched)
     held: list[str] = []
     live = False
     raw_whole = False  # the filter failed before printing anything: the raw output is all there is
@@ -346,7 +357,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
             if parts:
                 emit("".join(parts))
             if filt is not None:
-                guard.feed(lines, parts)
+                guard.feed(_for_guard(filt, lines), parts)
         if out.broken:
             child.close_output()
             break
@@ -361,7 +372,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
                 r = filt.feed(tail)
                 if r is not None:
                     emit(r + "\n")
-                guard.feed([tail], [r + "\n"] if r is not None else [])
+                guard.feed(_for_guard(filt, [tail]), [r + "\n"] if r is not None else [])
             except Exception as e:
                 fail(e)
     code = child.wait()

@@ -134,6 +134,15 @@ SHORT_CAPPED_MAX = 10  # SKIPPED / XFAIL lines of the short summary kept per kin
 SHORT_MORE_MAX = 8  # continuation lines kept of a multi-line summary message (-vv)
 
 
+def _plain_pass(line: str) -> bool:
+    """``tests/a.py::test_x PASSED [ 42%]`` (or a bare ``PASSED [ 42%]``): a plain passing id and the progress."""
+    head, sep, rest = line.partition(" PASSED")
+    if not sep and line.startswith("PASSED"):
+        head, sep, rest = "", "PASSED", line[len("PASSED") :]
+    plain_id = "::" in head and " " not in head and "[" not in head  # a parameter in brackets is free text
+    return bool(sep) and (not head or plain_id) and (not rest or bool(_PCT_ONLY.match(rest)))
+
+
 class PytestStream(LineFilter):
     """Streaming filter for a pytest run."""
 
@@ -165,6 +174,10 @@ class PytestStream(LineFilter):
         self.internal: Block | None = None
         self.detailed: set[str] = set()  # ids of failures shown in detail
         self.titleless = False
+        # The stream fact guard reads only the lines ``feed`` reports: all but the progress lines
+        # (``..F.s [ 42%]``, ``tests/a.py::test_x PASSED [ 42%]``), which name no problem, location or test.
+        self.reports = True
+        self.vouched = False
 
     # -- helpers ---------------------------------------------------------------
 
@@ -177,6 +190,7 @@ class PytestStream(LineFilter):
 
     def _count_progress(self, line: str) -> bool:
         if _PCT_ONLY.match(line):
+            self.vouched = True
             return True  # the end of a progress line another stream wrote into
         m = _PROGRESS.match(line)
         if m:
@@ -184,12 +198,14 @@ class PytestStream(LineFilter):
                 key = _STATUS_CHARS.get(ch)
                 if key:
                     self.counts[key] = self.counts.get(key, 0) + 1
+            self.vouched = True  # a file name and status letters: failing tests are named in their sections
             return True
         m = _PROGRESS_V.match(line)
         if m:
             key = _STATUS_WORDS.get(m.group(1) or m.group(2))
             if key:
                 self.counts[key] = self.counts.get(key, 0) + 1
+            self.vouched = key == "passed" and _plain_pass(line)
             return True
         return False
 
@@ -223,7 +239,10 @@ class PytestStream(LineFilter):
     # -- LineFilter ------------------------------------------------------------
 
     def feed(self, line: str) -> str | None:
+        self.vouched = False
         out = self._feed(line)
+        if not self.vouched and self.unvouched is not None:
+            self.unvouched.append(line)
         if not out:
             return None
         return "\n".join(out)

@@ -25,8 +25,21 @@ class CargoBuild(LineFilter):
         self.finished = False
         self.known = False
         self.results: list[str] = []  # "installed ...", "generated ..."
+        # The stream fact guard reads only the lines ``feed`` reports: every line but cargo's own
+        # progress lines outside a diagnostic (NOISE: a right-aligned verb, then a package or a
+        # count; they name what is built, never a problem, location or test). A subclass with a
+        # ``feed`` of its own takes lines this one never sees: the guard reads all of its lines.
+        self.reports = type(self).feed is CargoBuild.feed
 
     def feed(self, line: str) -> str | None:
+        if self.diag.block is None and line.startswith(NOISE):
+            self.known = True
+            return None  # vouched for: the fact guard does not read it
+        if self.unvouched is not None:
+            self.unvouched.append(line)
+        return self._feed(line)
+
+    def _feed(self, line: str) -> str | None:
         diag = self.diag
         if diag.block is None:
             if line.startswith(NOISE):
@@ -35,7 +48,7 @@ class CargoBuild(LineFilter):
             return self.line(line)
         if line.startswith(NOISE) or is_head(line) or self.ends_block(line):
             done = diag.close()
-            more = self.feed(line)
+            more = self._feed(line)
             if done is None:
                 return more
             return done if more is None else done + "\n" + more
