@@ -1,10 +1,11 @@
-"""Filter for ``ls``: directories first, sizes instead of long-format columns, noise dirs counted.
+"""Filter for ``ls``: directories first, noise dirs counted, ``ls -l`` columns with shared values said once.
 
 The selection never changes: every entry ``ls`` printed is shown, except the
 ``.``/``..`` pseudo-entries and noise directories (``node_modules``, ``.git``...),
 which are named and counted on a line of their own. Above ``limits.listing_budget``
 tokens, directories of ``ls -R`` that do not fit are counted (``dir:  (N entries)``). Dotfiles follow ls's own
-``-a``/``-A`` rules because the real ``ls`` runs with the user's flags. Flags
+``-a``/``-A`` rules because the real ``ls`` runs with the user's flags. Long forms keep
+every column but the link count (:mod:`rtk.filters.files.lslong`, docs/listings.md). Flags
 that change the layout in ways this filter does not read run unfiltered.
 """
 
