@@ -87,3 +87,23 @@ def test_human_sizes_as_ls_printed_them() -> None:
 def test_lines_that_are_not_c_locale_ls_l_are_refused(line: str) -> None:
     with pytest.raises(Unrecognized):
         lslong.parse(line, True)
+
+
+def test_entries_ls_could_not_stat_keep_their_names_and_say_so() -> None:
+    """Every column "?" (a directory you may read but not enter): the old parser refused the whole listing."""
+    text = _run(
+        ["ls", "-l", "d"],
+        [
+            "ls: cannot access 'd/a.txt': Permission denied",
+            "-????????? ? ? ? ?            ? a.txt",
+            "d????????? ? ? ? ?            ? sub",
+            "-rw-r--r-- 1 root root 3 Nov 20 09:00 b",
+        ],
+    )
+    lines = text.splitlines()
+    assert lines[:4] == [
+        "ls: cannot access 'd/a.txt': Permission denied",
+        "sub/  ?",
+        "a.txt  ?",
+        "b  3B rw-r--r-- root:root Nov 20 09:00",
+    ]

@@ -19,7 +19,7 @@ _KIND_WORDS = {
 }  # fmt: skip
 _SPECIAL = {"p": "fifo", "s": "socket", "c": "char device", "b": "block device", "D": "door"}
 _MONTHS = frozenset(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"])
-_MODE_CHARS = frozenset("rwxsStTlL-")
+_MODE_CHARS = frozenset("rwxsStTlL-?")  # "?": ls could not stat the entry
 
 
 class Entry:
@@ -63,6 +63,8 @@ def _is_time(t: str) -> bool:
 def _date_tokens(words: list[str]) -> int:
     """How many of ``words`` (the tokens after the size) are the date; Unrecognized when it is no date."""
     first = words[0] if words else ""
+    if first == "?":  # ls could not stat the entry
+        return 1
     if first in _MONTHS and len(words) >= 3 and words[1].isdigit() and 1 <= int(words[1]) <= 31:
         if _is_time(words[2]) or (len(words[2]) == 4 and words[2].isdigit()):
             return 3
@@ -85,7 +87,7 @@ def parse(line: str, group: bool) -> Entry:
     mode = words[0] if words else ""
     if len(mode) < 10 or mode[0] not in KIND or any(c not in _MODE_CHARS for c in mode[1:10]):
         raise Unrecognized(f"long line {line!r}")
-    if len(words) < 7 or not words[1].isdigit():
+    if len(words) < 7 or not (words[1].isdigit() or words[1] == "?"):
         raise Unrecognized(f"long line {line!r}")
     kind = KIND[mode[0]]
     at = 4 if group else 3
@@ -95,7 +97,7 @@ def parse(line: str, group: bool) -> Entry:
         device = f"{words[at]} {words[at + 1]}"
         at += 2
     else:
-        if not words[at][:1].isdigit():
+        if not (words[at][:1].isdigit() or words[at] == "?"):
             raise Unrecognized(f"size in {line!r}")
         at += 1
     size = "" if device else words[at - 1]
@@ -133,6 +135,7 @@ class Common:
     __slots__ = ("date", "day", "modes", "owner")
 
     def __init__(self, entries: list[Entry]) -> None:
+        entries = [e for e in entries if not e.mode.startswith("?")]  # ls could not stat them
         by_kind: dict[str, list[str]] = {}
         for e in entries:
             by_kind.setdefault(e.kind, []).append(e.mode)
@@ -167,6 +170,8 @@ def row(e: Entry, c: Common) -> str:
     else:
         dev = f" {e.device}" if e.device else ""
         fields = [f"{e.name} ({_SPECIAL[e.kind]}{dev})"]
+    if e.mode.startswith("?????????"):  # ls could not stat it (its message says why)
+        return f"{fields[0]}  ?"
     if e.mode != c.modes.get(e.kind):
         fields.append(e.mode)
     if e.owner != c.owner:
