@@ -140,10 +140,28 @@ def test_remote_git_status_goes_through_the_git_status_filter() -> None:
     assert "config/local.py" in text and "nohup.out" in text
 
 
-def test_remote_ls_keeps_the_generic_path() -> None:
-    """rtk's ls drops modes and owners and rounds sizes (-l), or needs the -p it adds locally (short forms)."""
+def test_remote_ls_long_goes_through_the_ls_filter_short_forms_do_not() -> None:
+    """ls -l keeps modes, owners, exact sizes and dates now: the ls filter reads a remote listing.
+
+    The short forms need the -p rtk adds locally, which a remote ls lacks: generic path.
+    """
     listing = (FIXTURES / "ssh" / "remote-ls-etc.raw").read_text(encoding="utf-8")
-    assert ssh._inner(["ssh", "host", "ls", "-la", "/etc"], listing, 0) is None
+    res = ssh._inner(["ssh", "host", "ls", "-la", "/etc"], listing, 0)
+    assert isinstance(res, Filtered)
+    rows = res.text.splitlines()
+    assert rows[0].startswith("[unless shown per entry: owner root:root, dirs rwxr-xr-x, files rw-r--r--")
+    assert "shadow  650B rw-r----- root:shadow Nov 24 07:50" in rows
+    assert "postgresql/  postgres:postgres May 20 2026" in rows
+    assert "mtab -> /proc/mounts  Oct 17 01:49" in rows
+    assert "passwd  1267B Nov 24 07:50" in rows
     names = "".join(f"{ln.split()[-1]}\n" for ln in listing.splitlines()[3:])  # what `ls -A /etc` prints
     assert ssh._inner(["ssh", "host", "ls", "-A", "/etc"], names, 0) is None
-    assert ssh.remote(["ssh", "host", "ls", "-la", "/etc"], listing, 0) is None  # a padded table: whole
+    assert ssh._inner(["ssh", "host", "ls", "/etc"], names, 0) is None
+
+
+def test_remote_ls_long_in_another_locale_keeps_the_generic_path() -> None:
+    """A remote locale's dates ("24. Nov 07:50") are not read as part of the names: the ls filter declines."""
+    listing = (FIXTURES / "ssh" / "remote-ls-etc.raw").read_text(encoding="utf-8")
+    german = listing.replace("Nov 24", "24. Nov").replace("May 20", "20. Mai")
+    assert ssh._inner(["ssh", "host", "ls", "-la", "/etc"], german, 0) is None
+    assert ssh.remote(["ssh", "host", "ls", "-la", "/etc"], german, 0) is None  # a padded table: whole

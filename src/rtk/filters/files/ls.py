@@ -1,10 +1,11 @@
-"""Filter for ``ls``: directories first, sizes instead of long-format columns, noise dirs counted.
+"""Filter for ``ls``: directories first, noise dirs counted, ``ls -l`` columns with shared values said once.
 
 The selection never changes: every entry ``ls`` printed is shown, except the
 ``.``/``..`` pseudo-entries and noise directories (``node_modules``, ``.git``...),
 which are named and counted on a line of their own. Above ``limits.listing_budget``
 tokens, directories of ``ls -R`` that do not fit are counted (``dir:  (N entries)``). Dotfiles follow ls's own
-``-a``/``-A`` rules because the real ``ls`` runs with the user's flags. Flags
+``-a``/``-A`` rules because the real ``ls`` runs with the user's flags. Long forms keep
+every column but the link count (:mod:`rtk.filters.files.lslong`, docs/listings.md). Flags
 that change the layout in ways this filter does not read run unfiltered.
 """
 
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
+from rtk.filters.files import lslong
+from rtk.filters.files.lslong import Entry
 from rtk.filters.files.paths import Unit, fit, head
 from rtk.text import plural, split_lines
 
@@ -31,10 +34,11 @@ _SORT_LONG_PREFIX = ("--sort=", "--time=")
 
 
 class _Opts:
-    __slots__ = ("directory", "long", "paths", "recursive", "sorted_by_user")
+    __slots__ = ("directory", "group", "long", "paths", "recursive", "sorted_by_user")
 
     def __init__(self) -> None:
         self.long = False
+        self.group = True  # the long form has a group column (not -G/--no-group)
         self.recursive = False
         self.sorted_by_user = False
         self.directory = False
@@ -62,6 +66,8 @@ def _parse(args: list[str]) -> _Opts | None:
                 o.sorted_by_user = True
             elif a == "--directory":
                 o.directory = True
+            elif a == "--no-group":
+                o.group = False
         else:
             letters = a[1:]
             if not letters or any(c not in _OK_SHORT for c in letters):
@@ -69,6 +75,7 @@ def _parse(args: list[str]) -> _Opts | None:
             o.long = o.long or "l" in letters or "n" in letters
             o.recursive = o.recursive or "R" in letters
             o.directory = o.directory or "d" in letters
+            o.group = o.group and "G" not in letters
             o.sorted_by_user = o.sorted_by_user or any(c in _SORT_SHORT for c in letters)
     return o
 
@@ -83,75 +90,10 @@ def select(argv: list[str]) -> Spec | None:
     return Spec("ls", ls, env=ENV, run_argv=[argv[0], "-p", *argv[1:]])
 
 
-class _Entry:
-    __slots__ = ("exe", "human", "kind", "name", "size", "target")
-
-    def __init__(
-        self, name: str, kind: str, size: int = -1, target: str = "", exe: bool = False, human: str = ""
-    ) -> None:
-        self.name = name
-        self.kind = kind  # d f l p s c b ?
-        self.size = size
-        self.target = target
-        self.exe = exe
-        self.human = human  # size as ls printed it with -h
-
-
-def human_size(n: int) -> str:
-    """Bytes as ``ls -h`` would show them, rounded up (``12345`` -> ``13K``)."""
-    if n < 1024:
-        return f"{n}B"
-    value = float(n)
-    for unit in "KMGTPE":
-        value /= 1024
-        if value < 1024 or unit == "E":
-            if value < 10:
-                tenths = -(-int(value * 10 * 1000) // 1000)  # ceil to one decimal
-                whole, frac = divmod(tenths, 10)
-                if whole >= 10:
-                    return f"{whole}{unit}"
-                return f"{whole}.{frac}{unit}"
-            return f"{-(-int(value * 1000) // 1000)}{unit}"
-    return f"{n}B"  # pragma: no cover
-
-
-_KIND = {"-": "f", "d": "d", "l": "l", "p": "p", "s": "s", "c": "c", "b": "b", "D": "s"}
-
-
-def _parse_long(line: str) -> _Entry:
-    parts = line.split(None, 8)
-    if len(parts) < 9 or parts[0][0] not in _KIND or len(parts[0]) < 10:
-        raise Unrecognized(f"long line {line!r}")
-    mode = parts[0]
-    kind = _KIND[mode[0]]
-    size_field = parts[4]
-    if kind in ("c", "b") and size_field.endswith(","):
-        # device: "1, 3" takes two fields
-        parts = line.split(None, 9)
-        if len(parts) < 10:
-            raise Unrecognized(f"device line {line!r}")
-        name = parts[9]
-        return _Entry(name, kind)
-    name = parts[8]
-    if kind == "d" and name.endswith("/") and len(name) > 1:
-        name = name[:-1]
-    target = ""
-    if kind == "l" and " -> " in name:
-        name, _, target = name.partition(" -> ")
-    size = -1
-    human = ""
-    if size_field.isdigit():
-        size = int(size_field)
-    else:
-        human = size_field
-    exe = kind == "f" and ("x" in mode[1:10] or "s" in mode[1:10])
-    return _Entry(name, kind, size, target, exe, human)
-
-
-def _parse_short(line: str) -> _Entry:
+def _parse_short(line: str) -> Entry:
     if line.endswith("/") and len(line) > 1:
-        return _Entry(line[:-1], "d")
-    return _Entry(line, "f")
+        return Entry(line[:-1], "d")
+    return Entry(line, "f")
 
 
 def _blocks(lines: list[str], o: _Opts) -> list[tuple[str | None, list[str]]]:
@@ -210,25 +152,24 @@ def ls(argv: list[str], output: str, exit_code: int) -> Filtered:
     n_dirs = n_files = 0
     cut = 0
     show_headers = len(blocks) > 1
-    units: list[Unit] = []  # directories under their own header
-    single: list[str] = []  # entries of a listing without headers
-    for header, entry_lines in blocks:
-        directory = header if header is not None else (o.paths[0] if len(o.paths) == 1 and not o.directory else None)
-        if header is not None and header not in o.paths and _noise_below(header, o.paths or ["."], noise):
+    kept: list[tuple[str | None, list[Entry]]] = []
+    for head_, entry_lines in blocks:
+        directory = head_ if head_ is not None else (o.paths[0] if len(o.paths) == 1 and not o.directory else None)
+        if head_ is not None and head_ not in o.paths and _noise_below(head_, o.paths or ["."], noise):
             # contents of a hidden noise directory (ls -R recursed into it)
             hidden_dirs += 1
             hidden_entries += sum(1 for ln in entry_lines if not ln.startswith("total "))
             continue
-        entries: list[_Entry] = []
+        entries: list[Entry] = []
         for ln in entry_lines:
             if o.long and ln.startswith("total ") and ln[6:].replace(".", "").rstrip("KMGTPEkB").isdigit():
                 continue
-            e = _parse_long(ln) if o.long else _parse_short(ln)
+            e = lslong.parse(ln, o.group) if o.long else _parse_short(ln)
             if e.name in (".", ".."):
                 continue
             entries.append(e)
         inside_noise = _noise_path(directory, noise)
-        visible: list[_Entry] = []
+        visible: list[Entry] = []
         for e in entries:
             if e.kind == "d" and e.name in noise and not inside_noise and not o.directory:
                 hidden.append(e.name + "/")
@@ -236,10 +177,17 @@ def ls(argv: list[str], output: str, exit_code: int) -> Filtered:
             visible.append(e)
         if not o.sorted_by_user:
             visible.sort(key=lambda e: e.kind != "d")  # stable: keeps ls's order within each group
-        rows = [_fmt(e, o.long) for e in visible]
-        if show_headers and header is not None:
-            text = "\n".join([f"{header}:", *("  " + r for r in rows)])
-            units.append(Unit(f"{header}:", text, len(visible), header))
+        kept.append((head_, visible))
+    common = lslong.Common([e for _, visible in kept for e in visible]) if o.long else None
+    if common is not None and (legend := lslong.header(common)):
+        out.append(legend)
+    units: list[Unit] = []  # directories under their own header
+    single: list[str] = []  # entries of a listing without headers
+    for head_, visible in kept:
+        rows = [lslong.row(e, common) if common is not None else _fmt(e) for e in visible]
+        if show_headers and head_ is not None:
+            text = "\n".join([f"{head_}:", *("  " + r for r in rows)])
+            units.append(Unit(f"{head_}:", text, len(visible), head_))
         else:
             single.extend(rows)
         for e in visible:
@@ -274,16 +222,5 @@ def _plain_ls(output: str) -> str:
     return "\n".join(ln[:-1] if ln.endswith("/") and not ln.startswith("ls: ") else ln for ln in lines)
 
 
-def _fmt(e: _Entry, long: bool) -> str:
-    if e.kind == "d":
-        return e.name + "/"
-    if not long:
-        return e.name
-    if e.kind == "l":
-        return f"{e.name} -> {e.target}" if e.target else e.name + "@"
-    if e.kind == "f":
-        size = e.human or (human_size(e.size) if e.size >= 0 else "")
-        return f"{e.name}{'*' if e.exe else ''}  {size}".rstrip()
-    return (
-        f"{e.name} ({ {'p': 'fifo', 's': 'socket', 'c': 'char device', 'b': 'block device'}.get(e.kind, 'special') })"
-    )
+def _fmt(e: Entry) -> str:
+    return e.name + "/" if e.kind == "d" else e.name

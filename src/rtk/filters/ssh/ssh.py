@@ -6,10 +6,10 @@ terminal is forced (``-t``), no forwarding-only or control mode (``-N``, ``-f``,
 redirection, substitution or list: see :func:`inner_argv`) and rtk has a filter for
 it that reads the command's output as printed (``dpkg -l``, ``git status``, ``df``,
 ``journalctl``... listed in ``INNER``; rtk runs it with the user's argv),
-that filter shapes the output; when it declines, the generic path applies. ``ls`` is
-not among them: its short forms are run with ``-p`` added (which a remote ``ls`` lacks),
-and for ``ls -l`` rtk keeps names and rounded sizes, while on a server the modes, owners
-and exact sizes are what it was run for (tests/fixtures/ssh/remote-ls-etc). Output
+that filter shapes the output; when it declines, the generic path applies. ``ls -l``
+is among them (it keeps modes, owners, exact sizes and dates, and refuses a date form
+other than C's or ISO, as a remote locale may print); the short forms of ``ls`` are not:
+rtk runs them with ``-p`` added, which a remote ``ls`` lacks (the ``run_argv`` check). Output
 up to ``limits.passthrough_max_lines`` lines, and JSON/YAML of any length, print raw;
 longer output goes through the folding stage, which keeps errors, warnings and the
 first and last lines and counts what it folds exactly. ssh's own failures (exit 255)
@@ -31,7 +31,7 @@ INNER = frozenset(
     (
         "dpkg-list", "git-status", "git-diff", "df", "du", "ps", "journalctl", "systemctl-status",
         "systemctl-list", "docker-ps", "docker-images", "kubectl-get", "ip-addr", "ifconfig", "netstat",
-        "ss", "mount", "lsblk", "dmesg", "last", "stat",
+        "ss", "mount", "lsblk", "dmesg", "last", "stat", "ls",
     )
 )  # fmt: skip
 # Characters that make the remote shell do more than run one command with arguments.
