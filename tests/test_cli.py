@@ -29,6 +29,12 @@ def test_help_lists_commands_filters_and_flags() -> None:
         assert word in p.stdout
 
 
+def test_help_says_rtk_read_folds_long_logs() -> None:
+    # `rtk --help` called rtk read "exact bytes" while a long log-like file (and a long tail window) is folded.
+    line = next(ln for ln in run("--help").stdout.splitlines() if ln.split()[:1] == ["read"])
+    assert "exact bytes" in line and "long log" in line and "folded" in line and "--raw" in line, line
+
+
 def test_no_arguments_is_usage_error() -> None:
     p = run()
     assert p.returncode == 2 and "usage: rtk" in p.stderr

@@ -42,3 +42,15 @@ def test_absolute_tool_path_finds_the_filter() -> None:
     assert spec is not None and spec.name == "git-status"
     assert filters.lookup(["gitk"]) is None
     assert filters.lookup([]) is None
+
+
+def test_readme_filtered_commands_table_names_every_family_command() -> None:
+    # The README's table had no row for aws, psql, ssh, jq, rspec, rake/rails, phpunit, composer or deno.
+    readme = (FIXTURES.parent.parent / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Filtered commands", 1)[1].split("\n\n", 2)[1]
+    named = {w for cell in table.replace("/", " ").split("`")[1::2] for w in cell.split()}
+    named |= {row.split("|")[1].strip() for row in table.splitlines()[2:]}  # the family column: git, just
+    aliases = {"fdfind": "fd", "pip3": "pip", "py.test": "pytest", "python3": "python", "c++": "g++", "cc": "gcc",
+               "clang++": "clang"}  # fmt: skip
+    missing = [w for w in filters.FAMILIES if aliases.get(w, w) not in named]
+    assert not missing, f"README's Filtered commands table does not name: {missing}"

@@ -35,7 +35,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "rtk.commands.recall",
         "list the raw outputs rtk kept, print one back by id: --full, --lines A-B, --grep PATTERN",
     ),
-    "read": ("rtk.commands.read", "print files like cat/head/tail (exact bytes); --level minimal|aggressive"),
+    "read": (
+        "rtk.commands.read",
+        "print files like cat/head/tail (exact bytes; long logs folded unless --raw); --level minimal|aggressive",
+    ),
     "rewrite": ("rtk.rewrite.cli", "print the rtk form of a command line (for agent hooks)"),
     "run": ("rtk.commands.run_cmd", 'run a shell line (-c "...") or a command and filter its output, exact exit code'),
     "session": ("rtk.commands.session_cmd", "recent agent sessions: commands, how many went through rtk, tokens saved"),

@@ -468,3 +468,13 @@ def test_uninstall_help_says_to_remove_hooks_before_pip_uninstall(capsys: pytest
     assert "before pip uninstall" in out and "BEFORE pip uninstall, or the agents keep calling a command" in out
     readme = " ".join((Path(__file__).parents[2] / "README.md").read_text().split())
     assert "`rtk init --uninstall --global`) *before* `pip uninstall" in readme
+
+
+def test_init_help_names_every_agent_it_can_set_up(capsys: pytest.CaptureFixture[str]) -> None:
+    # `rtk init --help` listed every agent but Hermes, which `rtk init --agent hermes --global` sets up.
+    with pytest.raises(SystemExit) as e:
+        init("--help")
+    assert e.value.code == 0
+    agents = capsys.readouterr().out.split("agents:", 1)[1].split("Project scope", 1)[0]
+    named = {w.strip(" ,()") for w in agents.split()}
+    assert {i.name for i in registry.INTEGRATIONS} <= named, {i.name for i in registry.INTEGRATIONS} - named

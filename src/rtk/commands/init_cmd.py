@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 EPILOG = """\
 agents: claude, vscode, copilot, cursor, gemini, codex, qwen, droid (hooks that rewrite commands),
         vibe (global hook that rewrites; Vibe keeps its own approval),
-        opencode, pi (plugins), cline, windsurf, kiro (rules files; --block adds a hook that
+        opencode, pi (plugins), hermes (global plugin), cline, windsurf, kiro (rules files; --block adds a hook that
         refuses a command rtk can shorten and names the rtk form, one extra model turn each),
         kilocode, antigravity, trae, amp (instructions only: rules files, no hook).
 Project scope (default) writes into the current directory; --global into your home.
