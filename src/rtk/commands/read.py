@@ -174,11 +174,12 @@ class _Count:
 class _Out:
     """Writes to stdout and counts what the plain command printed against what rtk printed (shaped tokens)."""
 
-    __slots__ = ("folded_raw", "modes", "out", "raw_count")
+    __slots__ = ("folded_raw", "modes", "out", "raw_count", "same")
 
     def __init__(self) -> None:
         self.raw_count = _Count()
         self.out = _Count()
+        self.same = _Count()  # bytes printed as the plain command prints them: measured once for both sides
         self.folded_raw = 0  # tokens of the files shown folded (counted apart: a fold that gives way is re-read)
         self.modes: list[str] = []  # what each input was printed as: exact, folded, binary, minimal, aggressive
 
@@ -190,13 +191,20 @@ class _Out:
             sys.stdout.buffer.write(data)
             self.out.add(data)
 
+    def copy(self, data: bytes) -> None:
+        """Print bytes exactly as the plain command would."""
+        if data:
+            sys.stdout.buffer.write(data)
+            self.same.add(data)
+
     def mode(self, what: str) -> None:
         if what not in self.modes:
             self.modes.append(what)
 
     def tokens(self) -> tuple[int, int]:
         """Estimated tokens of the plain command's output and of rtk's."""
-        return self.raw_count.total() + self.folded_raw, self.out.total()
+        same = self.same.total()
+        return self.raw_count.total() + self.folded_raw + same, self.out.total() + same
 
 
 def _say(name: str, note: str) -> None:
@@ -222,8 +230,7 @@ def _one(
         # Bytes that would never have been text are no saving: the line printed counts as the plain command's
         # output too, so the run records 0 tokens saved.
         line = header + _binary_line(name, inp, sniffed)
-        o.raw(line)
-        o.write(line)
+        o.copy(line)
         o.mode("binary")
         _say(name, "binary input, recorded as 0 tokens saved (not text an agent would read)")
         return
@@ -252,8 +259,7 @@ def _one(
         body = got
     else:
         body = _window.chunks(f, sniffed)
-    o.raw(header)  # head and tail print the same "==> FILE <==" headers
-    o.write(header)
+    o.copy(header)  # head and tail print the same "==> FILE <==" headers
     if level != "none":
         kept: list[bytes] = []
         size = 0
@@ -278,8 +284,11 @@ def _one(
     if number and numbering is None:
         numbering = _window.Numbering(first)
     for b in body:
-        o.raw(b)
-        o.write(numbering.feed(b) if numbering is not None else b)
+        if numbering is None:
+            o.copy(b)
+        else:
+            o.raw(b)
+            o.write(numbering.feed(b))
 
 
 def _folded(
@@ -307,8 +316,7 @@ def _folded(
 
     def write(b: bytes) -> None:
         if todo:  # the "==> FILE <==" header of several files goes before the fold's own header line
-            o.raw(todo[0])
-            o.write(todo.pop())
+            o.copy(todo.pop())
         o.write(b)
 
     raw = _Count()
