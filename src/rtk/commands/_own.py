@@ -101,11 +101,29 @@ def write(data: bytes | str) -> None:
 
 
 def track(
-    name: str, args: list[str], raw_tokens: int, out_tokens: int, started: float, code: int, cut: int = 0
+    name: str,
+    args: list[str],
+    raw_tokens: int,
+    out_tokens: int,
+    started: float,
+    code: int,
+    cut: int = 0,
+    mode: str = "",
 ) -> None:
-    """Record one run of an rtk command: what the plain command would have printed against what we printed."""
-    from rtk import tracking
+    """Record one run of an rtk command: what the plain command would have printed against what we printed.
 
+    Both figures are ``tokens.estimate_shaped`` (or its streaming ``tokens.Tally``), as for every
+    filtered command; with ``-v`` the same line as theirs goes to stderr (``mode``: what was printed).
+    """
+    from rtk import options, tokens, tracking
+
+    if options.verbose:
+        sys.stdout.flush()
+        pct = tokens.savings_pct(raw_tokens, out_tokens)
+        print(
+            f"rtk: {name} [{mode or name}]: {raw_tokens} -> {out_tokens} tokens ({pct:.1f}% saved, {tokens.METHOD})",
+            file=sys.stderr,
+        )
     cmd = join(["rtk", name, *args])
     due = tracking.record_command(
         original=cmd,

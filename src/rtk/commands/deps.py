@@ -7,6 +7,7 @@ import time
 
 from rtk.commands._own import parse, track, write
 from rtk.errors import RtkError
+from rtk.tokens import estimate_shaped
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -251,7 +252,7 @@ def main(args: list[str]) -> int:
     else:
         raise RtkError(f"deps: {target}: No such file or directory")
     out: list[str] = []
-    raw_chars = 0
+    raw_tokens = 0  # what cat of the manifests would have printed
     code = 0
     for path in files:
         shown = os.path.relpath(path) if not os.path.isabs(target) else path
@@ -262,7 +263,7 @@ def main(args: list[str]) -> int:
             out.append(f"{shown}: cannot read ({e.strerror})")
             code = 1
             continue
-        raw_chars += len(text)
+        raw_tokens += estimate_shaped(text)
         try:
             lines = _parser(os.path.basename(path))(text)
         except Exception as e:  # a malformed manifest: say so, keep going
@@ -273,5 +274,5 @@ def main(args: list[str]) -> int:
         out.extend(lines[1:])
     text = "\n".join(out) + "\n"
     write(text)
-    track("deps", args, (raw_chars + 3) // 4, (len(text) + 3) // 4, started, code)
+    track("deps", args, raw_tokens, estimate_shaped(text), started, code, mode="summary")
     return code

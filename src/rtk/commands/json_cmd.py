@@ -68,5 +68,5 @@ def main(args: list[str]) -> int:
         write(raw)  # the document itself, byte for byte
     else:
         write(res.text)
-    track("json", args, res.raw_tokens, res.out_tokens, started, 0, res.cut)
+    track("json", args, res.raw_tokens, res.out_tokens, started, 0, res.cut, res.mode)
     return 0

@@ -67,5 +67,5 @@ def main(args: list[str]) -> int:
 
     res = pipeline.finish(["log", *args], raw, raw_text, 0, "\n".join(out) + "\n", hidden_lines, keep)
     write(res.text)
-    track("log", args, res.raw_tokens, res.out_tokens, started, 0, res.cut)
+    track("log", args, res.raw_tokens, res.out_tokens, started, 0, res.cut, res.mode)
     return 0

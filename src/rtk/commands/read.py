@@ -1,4 +1,4 @@
-"""``rtk read FILE...``: print files like cat/head/tail, byte for byte; shorter views only when asked."""
+"""``rtk read FILE...``: print files like cat/head/tail, byte for byte; long logs folded, shorter views when asked."""
 
 from __future__ import annotations
 
@@ -18,8 +18,10 @@ if TYPE_CHECKING:
 HELP = """\
 usage: rtk read [options] [FILE...]        (no FILE, or -: standard input)
 
-Print files as cat, head and tail do: by default the exact bytes, nothing added,
-nothing changed (non-UTF-8 bytes included). Several files are concatenated.
+Print files as cat, head and tail do. Source code, data (JSON, YAML, CSV...),
+short files and other text are printed byte for byte (non-UTF-8 bytes included);
+a long log-like file is folded (see below): --raw gives its exact bytes, and
+--lines A-B any range of it byte for byte. Several files are concatenated.
 
 options:
   -n, --number        number the lines as cat -n does ("%6d<TAB>line"); with a
@@ -30,7 +32,7 @@ options:
   --lines A-B         only lines A to B (1-based, inclusive), byte for byte:
                       the exact lines behind a folded view's "(lines A-B)"
   --raw               never fold: the exact bytes of a long log too
-  -l, --level LEVEL   none (default): the exact content
+  -l, --level LEVEL   none (default): no level view
                       minimal: comments and runs of blank lines removed, per
                         language (strings respected: "/*" in a string is code)
                       aggressive: imports, declarations and signatures kept,
@@ -40,11 +42,12 @@ options:
 With --head-lines/--tail-lines and several files, each file gets a
 "==> FILE <==" header, as head and tail print. Binary files (a NUL byte in the
 first 8 KiB) are not printed: one line on stdout says what they are and their
-size, and the run records no tokens saved for them (-v says so). Only what is printed is read: a head window stops after its lines, a tail
-window reads a file from its end, and memory stays small for any input (pipes
-and devices included). A file that cannot be read is reported the way cat does
-(exit status 1) and the others are still printed. What a level removed is
-reported on stderr, never in the output; inputs over 4 MiB get no level view.
+size, and the run records no tokens saved for them. Only what is printed is
+read: a head window stops after its lines, a tail window reads a file from its
+end, and memory stays small for any input (pipes and devices included). A file
+that cannot be read is reported the way cat does (exit status 1) and the others
+are still printed. What a level removed is reported on stderr, never in the
+output; inputs over 4 MiB get no level view.
 
 A log-like file (most lines start with a timestamp or a level, or one kind of
 line covers most of them) longer than read.fold_min_lines (200) is folded:
@@ -54,7 +57,11 @@ saying so. Source code, data (JSON, YAML, CSV...) and other text stay byte for
 byte. A --tail-lines window of more than read.fold_min_lines lines of such a
 file is folded the same way (tail -n 300 app.log), its line ranges the file's
 own line numbers. --raw, --head-lines, --lines, -n or a level turn folding off
-for a call; read.fold = false in the config turns it off."""
+for a call; read.fold = false in the config turns it off.
+
+rtk -v read prints on stderr what each file was printed as (folded and why,
+why a long file was not, binary: why 0 tokens saved are recorded) and the
+run's tokens before and after, as every rtk command does with -v."""
 
 OPTIONS = {
     "-n": ("number", False),
@@ -139,22 +146,72 @@ def _blank_runs(body: str, first: int) -> list[tuple[int | None, str]]:
 LEVEL_MAX = 4 << 20  # a level view holds its text in memory: larger inputs are printed as they are
 
 
-class _Out:
-    """Writes to stdout and counts what the plain command printed against what rtk printed."""
+class _Count:
+    """The shaped token estimate (``tokens.Tally``) of a byte stream fed in pieces of any size."""
 
-    __slots__ = ("out_chars", "raw_chars")
+    __slots__ = ("decoder", "tally")
 
     def __init__(self) -> None:
-        self.raw_chars = 0
-        self.out_chars = 0
+        import codecs
+
+        from rtk import tokens
+
+        self.decoder = codecs.getincrementaldecoder("utf-8")("replace")  # a character split over two reads
+        self.tally = tokens.Tally()
+
+    def add(self, data: bytes) -> None:
+        text = self.decoder.decode(data)
+        if text:
+            self.tally.add(text)
+
+    def total(self) -> int:
+        rest = self.decoder.decode(b"", True)  # a truncated character at the very end
+        if rest:
+            self.tally.add(rest)
+        return self.tally.total()
+
+
+class _Out:
+    """Writes to stdout and counts what the plain command printed against what rtk printed (shaped tokens)."""
+
+    __slots__ = ("folded_raw", "modes", "out", "raw_count", "same")
+
+    def __init__(self) -> None:
+        self.raw_count = _Count()
+        self.out = _Count()
+        self.same = _Count()  # bytes printed as the plain command prints them: measured once for both sides
+        self.folded_raw = 0  # tokens of the files shown folded (counted apart: a fold that gives way is re-read)
+        self.modes: list[str] = []  # what each input was printed as: exact, folded, binary, minimal, aggressive
 
     def raw(self, data: bytes) -> None:
-        self.raw_chars += len(data.decode("utf-8", "replace"))
+        self.raw_count.add(data)
 
     def write(self, data: bytes) -> None:
         if data:
             sys.stdout.buffer.write(data)
-            self.out_chars += len(data.decode("utf-8", "replace"))
+            self.out.add(data)
+
+    def copy(self, data: bytes) -> None:
+        """Print bytes exactly as the plain command would."""
+        if data:
+            sys.stdout.buffer.write(data)
+            self.same.add(data)
+
+    def mode(self, what: str) -> None:
+        if what not in self.modes:
+            self.modes.append(what)
+
+    def tokens(self) -> tuple[int, int]:
+        """Estimated tokens of the plain command's output and of rtk's."""
+        same = self.same.total()
+        return self.raw_count.total() + self.folded_raw + same, self.out.total() + same
+
+
+def _say(name: str, note: str) -> None:
+    """A ``-v`` diagnostic about one input, on stderr."""
+    if options.verbose:
+        sys.stdout.flush()
+        print(f"rtk: read: {name}: {note}", file=sys.stderr)
 
 
 def _binary_line(name: str, inp: _window.Input, sniffed: bytes) -> bytes:
@@ -173,12 +230,9 @@ def _one(
         # Bytes that would never have been text are no saving: the line printed counts as the plain command's
         # output too, so the run records 0 tokens saved.
         line = header + _binary_line(name, inp, sniffed)
-        o.raw(line)
-        o.write(line)
-        if options.verbose:
-            sys.stdout.flush()
-            print(f"rtk: read: {name}: binary input, recorded as 0 tokens saved (not text an agent would read)",
-                  file=sys.stderr)  # fmt: skip
+        o.copy(line)
+        o.mode("binary")
+        _say(name, "binary input, recorded as 0 tokens saved (not text an agent would read)")
         return
     first = 1
     body: Iterator[bytes]
@@ -205,8 +259,7 @@ def _one(
         body = got
     else:
         body = _window.chunks(f, sniffed)
-    o.raw(header)  # head and tail print the same "==> FILE <==" headers
-    o.write(header)
+    o.copy(header)  # head and tail print the same "==> FILE <==" headers
     if level != "none":
         kept: list[bytes] = []
         size = 0
@@ -220,17 +273,22 @@ def _one(
             o.raw(data)
             text, note = view(name, data, level, number, first)
             o.write(text)
+            o.mode(level)
             sys.stdout.flush()
             print(f"rtk: read: {name}: {note}", file=sys.stderr)
             return
         sys.stdout.flush()
         print(f"rtk: read: {name}: over {LEVEL_MAX >> 20} MiB, printed as it is (no {level} view)", file=sys.stderr)
         body = _chain(kept, body)
+    o.mode("exact")
     if number and numbering is None:
         numbering = _window.Numbering(first)
     for b in body:
-        o.raw(b)
-        o.write(numbering.feed(b) if numbering is not None else b)
+        if numbering is None:
+            o.copy(b)
+        else:
+            o.raw(b)
+            o.write(numbering.feed(b))
 
 
 def _folded(
@@ -244,7 +302,10 @@ def _folded(
     from rtk.commands import _readfold
 
     got, long = _readfold.sample(f, sniffed, fold)
-    if not (long and _readfold.decide(name, got)):
+    if not long:
+        return _chain(got, _window.chunks(f))
+    if not _readfold.decide(name, got):
+        _say(name, f"over read.fold_min_lines ({fold}) lines but source code, data or not log-like: not folded")
         return _chain(got, _window.chunks(f))
     first = 1
     if start > lo:
@@ -255,14 +316,30 @@ def _folded(
 
     def write(b: bytes) -> None:
         if todo:  # the "==> FILE <==" header of several files goes before the fold's own header line
-            o.raw(todo[0])
-            o.write(todo.pop())
+            o.copy(todo.pop())
         o.write(b)
 
-    done, size = _readfold.fold(name, _chain(got, _window.chunks(f)), write, first)
+    raw = _Count()
+
+    def counted() -> Iterator[bytes]:
+        for b in _chain(got, _window.chunks(f)):
+            raw.add(b)
+            yield b
+
+    done, _ = _readfold.fold(name, counted(), write, first)
     if done:
-        o.raw_chars += size  # bytes, close enough to characters for the savings figure
+        o.folded_raw += raw.total()
+        o.mode("folded")
+        _say(
+            name,
+            f"folded: log-like and over read.fold_min_lines ({fold}) lines; exact text: --raw, or --lines A-B"
+            " for the lines behind a fold",
+        )
         return None
+    _say(
+        name,
+        "log-like, but not folded: the folded view would not be clearly smaller (or a NUL byte or a line over 1 MiB)",
+    )
     f.seek(start)
     return _window.chunks(f)
 
@@ -318,7 +395,8 @@ def main(args: list[str]) -> int:
             print(f"rtk: read: {name}: {e.strerror}", file=sys.stderr)
             code = 1
         sys.stdout.flush()
-    track("read", args, (o.raw_chars + 3) // 4, (o.out_chars + 3) // 4, started, code)
+    raw_tokens, out_tokens = o.tokens()
+    track("read", args, raw_tokens, out_tokens, started, code, mode="+".join(o.modes) or "nothing read")
     _note_recalls(files)
     return code
 

@@ -9,6 +9,7 @@ import time
 from rtk.commands._own import parse, read_input, track, write
 from rtk.errors import RtkError
 from rtk.text import plural
+from rtk.tokens import estimate_shaped
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -171,5 +172,12 @@ def main(args: list[str]) -> int:
     line1, line2 = describe(path, data)
     text = f"{line1}\n{line2}\n"
     write(text)
-    track("smart", args, (len(data.decode("utf-8", "replace")) + 3) // 4, (len(text) + 3) // 4, started, 0)
+    out_tokens = estimate_shaped(text)
+    from rtk.commands.read import is_binary
+
+    if is_binary(data):  # bytes that never were text are no saving (as rtk read records them)
+        track("smart", args, out_tokens, out_tokens, started, 0, mode="binary")
+    else:
+        raw_tokens = estimate_shaped(data.decode("utf-8", "replace"))
+        track("smart", args, raw_tokens, out_tokens, started, 0, mode="description")
     return 0
