@@ -183,3 +183,27 @@ def test_parser_reads_strings_comments_and_trailing_commas() -> None:
     assert parsed == [([("a", "b\\c", "d e")], "ask")]
     assert codexrules.parse_text("") == []
     assert codexrules.patterns(parsed) == {"allow": [], "ask": ["a b\\c d e:*"], "deny": []}
+
+
+def test_trust_is_judged_on_real_paths(tmp_path: Path) -> None:
+    # A cwd spelled through a trusted directory (`..`, or a symlink in it pointing out) is not
+    # inside it: Codex would not load that project's .codex, so its allow rules do not count.
+    trusted = tmp_path / "trusted"
+    evil = tmp_path / "evil"
+    (trusted / "src").mkdir(parents=True)
+    (evil / "src").mkdir(parents=True)
+    (trusted / "link").symlink_to(evil)
+    rules('prefix_rule(pattern=["make"])\n', where=evil / ".codex")
+    (evil / ".codex" / "config.toml").write_text('approval_policy = "never"\n')
+    (home() / ".codex").mkdir(exist_ok=True)
+    (home() / ".codex" / "config.toml").write_text(f'[projects."{trusted}"]\ntrust_level = "trusted"\n')
+    ctx = hook.Context("codex", [])
+    for cwd in (f"{trusted}/../evil/src", f"{trusted}/link/src", f"{trusted}/link"):
+        assert ctx.decide("make check", cwd).verdict == "ask", cwd
+        assert not hostperms.runs_unasked("codex", None, cwd), cwd
+    assert not hostperms.is_trusted(f"{trusted}/../evil/.codex", [str(trusted)])
+    assert not hostperms.is_trusted(f"{trusted}/link/.codex", [str(trusted)])
+    # the other way round: a symlink to a trusted project is that project
+    (tmp_path / "alias").symlink_to(trusted)
+    assert hostperms.is_trusted(f"{tmp_path}/alias/.codex", [str(trusted)])
+    assert hostperms.is_trusted(f"{trusted}/.codex", [f"{tmp_path}/alias/"])

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
-from hookcases import BY_NAME
+from hookcases import BY_NAME, rtk_bin
 
 from rtk import config, hook
 from rtk.agents._permline import sentence
@@ -153,3 +154,59 @@ def test_global_auto_approve_allows_what_no_rule_refuses_but_only_from_user_sett
 def test_auto_approve_turned_off_allows_nothing() -> None:
     user({"chat.tools.terminal.enableAutoApprove": False, KEY: {"git": True}})
     assert answer("git status") == ("ask", "rtk git status")
+
+
+HOSTILE = "/(a+)+$/"  # catastrophic backtracking: exponential in the run of a's before a mismatch
+SLOW = "git log " + "a" * 40 + "!"
+
+
+@pytest.mark.parametrize("approve", [True, False])
+def test_a_catastrophic_workspace_regex_never_hangs_the_hook(approve: bool, tmp_path: Path) -> None:
+    # Run in a subprocess with a deadline so that the suite itself cannot hang (the old hook did).
+    project = tmp_path / "proj"
+    (project / ".vscode").mkdir(parents=True)
+    (project / ".vscode" / "settings.json").write_text(json.dumps({KEY: {HOSTILE: approve, "git log": True}}))
+    user({})
+    p = VSCODE.payload()
+    VSCODE.set_cmd(p, SLOW)
+    p["cwd"] = str(project)
+    launcher = str(Path(rtk_bin()) / "rtk")
+    try:
+        run = subprocess.run([launcher, "hook", "vscode"], input=json.dumps(p).encode(), capture_output=True,
+                             timeout=20, check=False)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        pytest.fail("the hook hung on a catastrophic regular expression")
+    assert (run.returncode, run.stderr) == (0, b"")
+    decision = json.loads(run.stdout)["hookSpecificOutput"]["permissionDecision"] if run.stdout else None
+    # An approval rtk cannot search approves nothing ("git log" still does); a refusal it cannot
+    # search makes the workspace file "cannot be evaluated": nothing is allowed.
+    assert decision == ("allow" if approve else "ask")
+    if not approve:
+        d = hook.Context("vscode", []).decide(SLOW, str(project))
+        assert d.verdict == "ask" and "cannot be evaluated" in d.reason
+        assert any("nested or grouped repetition" in x for x in doctor.permission_problems(str(project)))
+
+
+@pytest.mark.parametrize(
+    "key",
+    ["/(a+)+$/", "/(ab|a)*c/", "/(x)\\1/", "/^git(?= push)/", "/(?<!no)push/", "/a*a*a*a*b/", "/" + "a" * 300 + "/"],
+)
+def test_regexes_rtk_cannot_search_in_bounded_time_are_refused(key: str) -> None:
+    path = user({KEY: {"git status": True, key: False}})
+    d = hook.Context("vscode", []).decide("git status", None)
+    assert d.verdict == "ask" and "cannot be evaluated" in d.reason
+    assert any(p.startswith(f"{path}: ") and "cannot use" in p for p in doctor.permission_problems())
+    user({KEY: {key: True}})
+    assert verdict("git status") == "ask" and hostperms.host_rules("vscode").broken == ""
+
+
+def test_a_command_too_long_to_search_fails_closed() -> None:
+    # Accepted expressions still cost a power of the command's length: past the budget the
+    # search is not run, so an approval does not apply and a refusal does.
+    user({KEY: {"/^git log .*$/": True, "/^git\\s*\\s*\\s*push/": False}})
+    assert verdict("git log -3") == "allow"
+    assert verdict("git log " + "x" * 5000) == "ask"
+    assert verdict("git push") == "ask"
+    user({KEY: {"/^git\\s*\\s*\\s*push/": False, "git": True}})
+    assert verdict("git status") == "allow"
+    assert verdict("git status " + "x" * 400) == "ask"  # too long to search the refusal in: it applies

@@ -11,6 +11,7 @@ from rwhelpers import BASE_COMMANDS, BASE_FAMILIES, AllRegistry, SetRegistry
 from rtk import filters
 from rtk.__main__ import COMMANDS
 from rtk.rewrite import engine
+from rtk.rewrite.launch import Launch
 from rtk.shell import lexer
 
 HERE = Path(__file__).parent
@@ -34,6 +35,10 @@ def load(name: str) -> list[tuple[str, list[str | None]]]:
     return rows
 
 
+# The library's words (plain ``rtk``, no absolute path: PATH-changing lines stay as written), and
+# a stand-in interpreter for the form a PYTHON* variable on the line needs (rtk.rewrite.launch).
+PY = "/usr/bin/python3 -E -P -m"
+LAUNCH = Launch("rtk", "", PY + " rtk")
 GOLDEN = load("golden.txt")
 BASE = load("golden_base.txt")
 
@@ -56,13 +61,13 @@ def test_golden_table_is_big_enough() -> None:
 @pytest.mark.parametrize("registry", [AllRegistry()], indirect=True)
 @pytest.mark.parametrize(("line", "expected"), GOLDEN, ids=[r[0][:60] for r in GOLDEN])
 def test_full_registry(registry: None, line: str, expected: list[str | None]) -> None:
-    assert engine.rewrite(line) == expected[0]
+    assert engine.rewrite(line, launch=LAUNCH) == expected[0]
 
 
 @pytest.mark.parametrize("registry", [SetRegistry(BASE_FAMILIES, BASE_COMMANDS)], indirect=True)
 @pytest.mark.parametrize(("line", "expected"), BASE, ids=[r[0][:60] for r in BASE])
 def test_base_build(registry: None, line: str, expected: list[str | None]) -> None:
-    assert engine.rewrite(line) == expected[0]
+    assert engine.rewrite(line, launch=LAUNCH) == expected[0]
 
 
 # --- this build: derive which inserted "rtk" stay ------------------------------------------
@@ -82,13 +87,15 @@ def _insertions(line: str, out: str) -> list[tuple[int, int, bool]] | None:
     found = []
     i = j = 0
     while j < len(out):
-        inserted = out.startswith("rtk ", j) and not line.startswith("rtk ", i)
+        py = len(PY) + 1 if out.startswith(PY + " rtk ", j) and not line.startswith(PY, i) else 0
+        inserted = py > 0 or (out.startswith("rtk ", j) and not line.startswith("rtk ", i))
         if not inserted and i < len(line) and line[i] == out[j]:
             i += 1
             j += 1
             continue
         if not inserted:
             return None
+        start, j = j, j + py  # an interpreter running the inserted rtk goes with it
         toks = lexer.lex(out[j + 4 :])
         argv = []
         for t in toks:
@@ -99,10 +106,10 @@ def _insertions(line: str, out: str) -> list[tuple[int, int, bool]] | None:
             return None
         word = argv[0]
         if word == "lint" and len(argv) > 1 and line.startswith(argv[1], i):
-            found.append((j, j + 9, _registered("lint", argv)))
+            found.append((start, j + 9, _registered("lint", argv)))
             j += 9
             continue
-        found.append((j, j + 4, _registered(word, argv)))
+        found.append((start, j + 4, _registered(word, argv)))
         j += 4
     return found if i == len(line) else None
 
@@ -134,7 +141,7 @@ def derive(line: str, expected: list[str | None]) -> str | None:
 
 @pytest.mark.parametrize(("line", "expected"), GOLDEN, ids=[r[0][:60] for r in GOLDEN])
 def test_this_build(line: str, expected: list[str | None]) -> None:
-    got = engine.rewrite(line)
+    got = engine.rewrite(line, launch=LAUNCH)
     want = derive(line, expected)
     if want is None and got is not None and engine.classify(line).reason == "TOML filter":
         # A TOML filter merged later may serve a command no Python rule covers; that
@@ -150,3 +157,6 @@ def test_derivation_drops_unregistered_targets() -> None:
     assert derive("ls", [None]) is None
     assert _insertions("a && b", "rtk a && rtk b") is not None
     assert _insertions("head -5 f", "rtk read f --head-lines 5") is None
+    # an interpreter running an inserted rtk is dropped with it
+    assert derive("A=1 nosuchtool x", [f"A=1 {PY} rtk nosuchtool x"]) is None
+    assert _insertions("A=1 git status", f"A=1 {PY} rtk git status") == [(4, 4 + len(PY) + 5, True)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -184,3 +185,114 @@ def test_rtk_run_as_a_module_never_imports_the_working_directory(
         p = subprocess.run(f"{word} --version", shell=True, cwd=tmp_path, capture_output=True, text=True, check=False)
         assert "HIJACKED" not in p.stdout
         assert p.returncode == 0 and p.stdout.startswith("rtk"), p
+
+
+# --- PYTHON* variables: rtk runs as python -E -P -m rtk, the command still gets them -------------
+
+PY = Launch("rtk", "'/opt/my rtk/bin/rtk'", "/py/bin/python3 -E -P -m rtk")
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("PYTHONPATH=src pytest", "PYTHONPATH=src /py/bin/python3 -E -P -m rtk pytest"),
+        (
+            "PYTHONPATH=. python -m pytest tests/",
+            "PYTHONPATH=. /py/bin/python3 -E -P -m rtk python -m pytest tests/",
+        ),
+        ("PYTHONPATH=src pytest; git status", "PYTHONPATH=src /py/bin/python3 -E -P -m rtk pytest; rtk git status"),
+        ("export PYTHONPATH=src; pytest -q", "export PYTHONPATH=src; /py/bin/python3 -E -P -m rtk pytest -q"),
+        ("env -u PYTHONHOME git status", "env -u PYTHONHOME /py/bin/python3 -E -P -m rtk git status"),
+        ("PATH=/x PYTHONPATH=. git status", "PATH=/x PYTHONPATH=. /py/bin/python3 -E -P -m rtk git status"),
+        ("PYTHONPATH=src uv run pytest", "PYTHONPATH=src uv run /py/bin/python3 -E -P -m rtk pytest"),
+    ],
+)
+def test_a_python_environment_gets_an_rtk_deaf_to_it(line: str, expected: str) -> None:
+    assert engine.rewrite(line, launch=PY) == expected
+
+
+def test_current_offers_an_interpreter_ignoring_python_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    for k in ("PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE"):
+        monkeypatch.delenv(k, raising=False)
+    monkeypatch.setattr(sys, "argv", [LAUNCHER, "hook", "claude"])
+    assert launch.current().python == f"{launch.quote(os.path.abspath(sys.executable))} -E -P -m rtk"
+
+
+def test_no_python_form_when_rtk_itself_is_found_through_a_python_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    # -E would lose the variable rtk's own interpreter needs: such lines stay as written.
+    import rtk
+
+    monkeypatch.setattr(sys, "argv", [LAUNCHER, "hook", "claude"])
+    home = os.path.dirname(os.path.dirname(os.path.abspath(rtk.__file__)))
+    monkeypatch.setenv("PYTHONPATH", "/elsewhere" + os.pathsep + home)
+    assert launch.current().python == ""
+    monkeypatch.delenv("PYTHONPATH")
+    monkeypatch.setenv("PYTHONUSERBASE", os.path.dirname(home))
+    assert launch.current().python == ""
+    monkeypatch.setenv("PYTHONUSERBASE", "/elsewhere")
+    assert launch.current().python != ""
+
+
+SHADOW = """\
+import os
+import sys
+
+if "rtk" in sys.modules:  # imported inside rtk
+    sys.stderr.write("HIJACKED\\n")
+    sys.exit(99)
+_here = os.path.dirname(os.path.abspath(__file__))
+_saved = sys.path[:]
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _here]
+del sys.modules[__name__]
+try:
+    import importlib
+
+    _real = importlib.import_module(__name__)  # anything else (pytest) gets the real module
+finally:
+    sys.path[:] = _saved
+sys.modules[__name__] = _real
+"""
+
+
+def _rewritten(line: str, path: str) -> str:
+    p = subprocess.run([LAUNCHER, "rewrite", line], env=_env(path), capture_output=True, text=True, check=False)
+    assert p.returncode in (0, 3), p
+    return p.stdout.rstrip("\n")
+
+
+@pytest.mark.parametrize("line", ["PYTHONPATH=lib pytest -q test_a.py", "export PYTHONPATH=lib; pytest -q test_a.py"])
+def test_python_path_reaches_pytest_and_not_rtk(line: str, tmp_path: Path) -> None:
+    # Modules rtk imports on its way to pytest (every rtk module starts with `from __future__ ...`),
+    # shadowed in the directory PYTHONPATH names: they stop any rtk that imports them.
+    (tmp_path / "lib").mkdir()
+    for mod in ("__future__", "select", "hashlib", "bisect", "json", "subprocess", "signal"):
+        (tmp_path / "lib" / f"{mod}.py").write_text(SHADOW)
+    (tmp_path / "lib" / "mylib.py").write_text("X = 1\n")
+    (tmp_path / "test_a.py").write_text(
+        "import os\nimport mylib\n\ndef test_x():\n    assert mylib.X == 1 and os.environ['PYTHONPATH'] == 'lib'\n"
+    )
+    pytest_bin = os.path.dirname(shutil.which("pytest") or sys.executable)
+    agent_path = os.pathsep.join((BIN, pytest_bin, SYSTEM_PATH))
+    new = _rewritten(line, agent_path)
+    assert "-E -P -m rtk pytest -q test_a.py" in new, new
+    run = subprocess.run(["bash", "-c", new], cwd=tmp_path, env=_env(agent_path), capture_output=True, text=True,
+                         check=False)  # fmt: skip
+    assert "HIJACKED" not in run.stderr + run.stdout
+    assert run.returncode == 0, run
+    assert "1 passed" in run.stdout
+    # and a failing test still fails through it
+    (tmp_path / "test_a.py").write_text("import mylib\n\ndef test_x():\n    assert mylib.X == 2\n")
+    run = subprocess.run(["bash", "-c", new], cwd=tmp_path, env=_env(agent_path), capture_output=True, text=True,
+                         check=False)  # fmt: skip
+    assert "HIJACKED" not in run.stderr + run.stdout
+    assert run.returncode == 1 and "test_x" in run.stdout, run
+
+
+def test_python_home_of_the_command_does_not_stop_it(repo: Path) -> None:
+    agent_path = BIN + os.pathsep + SYSTEM_PATH
+    new = _rewritten("PYTHONHOME=/nonexistent git status", agent_path)
+    assert "-E -P -m rtk git status" in new, new
+    run = subprocess.run(["bash", "-c", new], cwd=repo, env=_env(agent_path), capture_output=True, text=True,
+                         check=False)  # fmt: skip
+    assert run.returncode == 0, run
+    assert "Fatal Python error" not in run.stderr

@@ -207,8 +207,10 @@ def _plan(seg: _seg.Segment, role: str, conf: Settings, line: str, active_only: 
     res = _seg.resolve(values, at)
     if res.kind and res.tool == "rtk":
         return _Plan(Classification("ignored", "already rtk"))
-    if tool == "uv" and res.kind and uv_script(values, res) and not match(_seg.tool_name(res.tool), values[res.rest :]):
-        return _script(role, values, at, res, conf, tw.start, tool)  # uv run script.py: rtk run, as python3 x.py
+    if tool == "uv" and res.kind and uv_script(values, res):
+        inner = match(_seg.tool_name(res.tool), values[res.rest :])  # uv run pytest keeps its tool's rule
+        if not inner or (inner[0].requires and not _flag_present(values[res.rest :], inner[0].requires)):
+            return _script(role, values, at, res, conf, tw.start, tool)  # uv run x.py / node x.js: as python3 x.py
 
     # Candidates in order of preference: (rule, sub, index where rtk goes, rule args).
     cands: list[tuple[Rule, str, int]] = []

@@ -227,11 +227,17 @@ def trusted_dirs(user_config: str) -> list[str]:
 
 
 def is_trusted(codex_dir: str, trusted: list[str]) -> bool:
-    """Whether the project holding ``codex_dir`` (a ``.codex`` directory) is, or is inside, a trusted one."""
-    project = os.path.dirname(codex_dir)
+    """Whether the project holding ``codex_dir`` (a ``.codex`` directory) is, or is inside, a trusted one.
+
+    Real paths on both sides: ``/trusted/../evil`` or a symlink in a trusted directory pointing
+    out of it is the directory it resolves to.
+    """
+    project = os.path.realpath(os.path.dirname(codex_dir))
     for t in trusted:
-        t = t.rstrip("/") or "/"
-        if project == t or project.startswith(t.rstrip("/") + "/"):
+        if not t:
+            continue
+        t = os.path.realpath(os.path.expanduser(t))
+        if project == t or project.startswith(t.rstrip(os.sep) + os.sep):
             return True
     return False
 

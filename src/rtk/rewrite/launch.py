@@ -13,11 +13,17 @@ PATH the command sees, so:
   agent's, for a hook) is this rtk, else the absolute path (a hook run as
   ``/abs/path/rtk hook claude`` with ``rtk`` not on PATH).
 
-rtk is a Python program, so a rewrite never hands it an environment that changes how
-Python starts: a segment whose prefix sets or unsets a ``PYTHON*`` variable
-(``PYTHONPATH=. git status`` would import the directory's ``subprocess.py`` into rtk;
-``PYTHONHOME=/x`` stops it starting), or that follows one doing so on the line, is not
-rewritten (``PYTHONUNBUFFERED`` and ``PYTHONDONTWRITEBYTECODE`` excepted).
+rtk is a Python program, so a rewrite never lets an environment meant for the command
+change how rtk's own Python starts: a segment whose prefix sets or unsets a ``PYTHON*``
+variable (``PYTHONPATH=. git status`` would import the directory's ``subprocess.py`` into
+rtk; ``PYTHONHOME=/x`` stops it starting), or that follows one doing so on the line, gets
+``/abs/python -E -P -m rtk``: ``-E`` ignores every ``PYTHON*`` variable for rtk itself while
+the command rtk runs still receives them unchanged; ``-P`` keeps the working directory off
+``sys.path``. Not ``-s``/``-I``: they drop the user site-packages a ``pip install --user``
+rtk lives in. When that form is unknown (the library default) or would not find rtk (rtk
+itself was found through ``PYTHONPATH``/``PYTHONUSERBASE``/``PYTHONHOME``), the segment is
+left as written. ``PYTHONUNBUFFERED`` and ``PYTHONDONTWRITEBYTECODE`` change nothing rtk
+does and keep the plain word.
 
 ``current()`` describes the running rtk (``rtk rewrite``, ``rtk hook``); ``LIBRARY``
 (bare ``rtk``, no absolute path) is the default of :func:`rtk.rewrite.engine.decide`.
@@ -36,13 +42,15 @@ Edit = tuple[int, int, str]
 
 
 class Launch:
-    """``plain``: the word for ordinary rewrites; ``absolute``: one that needs no PATH ("" when unknown)."""
+    """``plain``: the word for ordinary rewrites; ``absolute``: one that needs no PATH ("" when unknown);
+    ``python``: ``/abs/python -E -P -m rtk``, deaf to ``PYTHON*`` variables and needing no PATH ("" when unknown)."""
 
-    __slots__ = ("absolute", "plain")
+    __slots__ = ("absolute", "plain", "python")
 
-    def __init__(self, plain: str = "rtk", absolute: str = "") -> None:
+    def __init__(self, plain: str = "rtk", absolute: str = "", python: str = "") -> None:
         self.plain = plain
         self.absolute = absolute
+        self.python = python
 
 
 LIBRARY = Launch()
@@ -61,17 +69,34 @@ def current() -> Launch:
     """How to run the rtk of this process: its launcher, or ``python -m rtk``; ``rtk`` when PATH finds it."""
     argv0 = sys.argv[0] if sys.argv else ""
     script = ""
+    python = quote(os.path.abspath(sys.executable)) if sys.executable else ""
     if os.path.basename(argv0) == "rtk" and os.path.isfile(argv0):
         script = os.path.abspath(argv0)
         absolute = quote(script)
-    elif sys.executable:
-        absolute = quote(os.path.abspath(sys.executable)) + " -P -m rtk"  # -P: the cwd is not on sys.path
+    elif python:
+        absolute = python + " -P -m rtk"  # -P: the cwd is not on sys.path
     else:
         return LIBRARY
+    isolated = python + " -E -P -m rtk" if python and _found_without_environment() else ""
     found = on_path()
     if found and (_same(found, script) if script else _runs_python(found, sys.executable)):
-        return Launch("rtk", absolute)
-    return Launch(absolute, absolute)
+        return Launch("rtk", absolute, isolated)
+    return Launch(absolute, absolute, isolated)
+
+
+def _found_without_environment() -> bool:
+    """Whether this rtk's interpreter still finds it under ``-E`` (not only through a ``PYTHON*`` variable)."""
+    if sys.flags.ignore_environment:
+        return True
+    env = os.environ
+    if env.get("PYTHONHOME"):
+        return False
+    home = os.path.realpath(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    for d in env.get("PYTHONPATH", "").split(os.pathsep):
+        if d and os.path.realpath(d) == home:
+            return False
+    base = env.get("PYTHONUSERBASE", "")
+    return not (base and (home + os.sep).startswith(os.path.realpath(base) + os.sep))
 
 
 def on_path() -> str:
@@ -220,14 +245,15 @@ def settle(line: str, segs: list[tuple[Segment, Edit | None]], how: Launch) -> l
     for seg, edit in segs:
         why = ""
         if edit is not None:
-            why = python or python_change(_prefix(seg, edit))
-            if why:
-                edit = None
-        if edit is not None:
-            why = changed or prefix_change(_prefix(seg, edit))
-            word = how.absolute if why else how.plain
+            prefix = _prefix(seg, edit)
+            if why := python or python_change(prefix):
+                word, lacking = how.python, ": no rtk deaf to it is known"
+            elif why := changed or prefix_change(prefix):
+                word, lacking = how.absolute, ": rtk might not be found"
+            else:
+                word, lacking = how.plain, ""
             if not word:
-                edit, why = None, why + ": rtk might not be found"
+                edit, why = None, why + lacking
             else:
                 why = ""
                 start, end, text = edit

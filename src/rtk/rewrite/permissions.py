@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 
 _Prefixes = tuple[tuple[str, ...], ...]  # hooks.transparent_prefixes, split into words
-_CACHE_VERSION = 2  # 2: wrongly typed permission settings make the file broken
+_CACHE_VERSION = 3  # 2: wrongly typed permission settings make the file broken; 3: regexes outside saferegex refused
 
 
 class Permissions:
@@ -221,22 +221,19 @@ def bash_pattern(entry: str) -> str | None:
 
 # A pattern starting with this is a regular expression searched in the command, ``\0(?flags)body``
 # (VS Code's ``/regex/`` terminal rules; no host's own syntax can produce a NUL). ``re`` is imported
-# only when such a pattern is matched.
+# only when such a pattern is matched, through :mod:`rtk.rewrite.saferegex` (bounded search time).
 REGEX = "\0"
-_compiled: dict[str, object] = {}
 
 
-def regex_search(pattern: str, command: str) -> bool:
-    """Whether the regex pattern ``pattern`` (``REGEX`` + expression) is found in ``command``; a bad one never matches."""
-    import re
+def regex_search(pattern: str, command: str, *, broad: bool = False) -> bool:
+    """Whether the regex ``pattern`` (``REGEX`` + expression) is found in ``command``.
 
-    rx = _compiled.get(pattern)
-    if rx is None:
-        try:
-            rx = _compiled[pattern] = re.compile(pattern[len(REGEX) :])
-        except (re.error, RecursionError, OverflowError):
-            rx = _compiled[pattern] = False
-    return isinstance(rx, re.Pattern) and rx.search(command) is not None
+    One rtk cannot search in bounded time (refused, or ``command`` too long for it) matches a
+    deny or ask (``broad``) and never an allow: it fails closed.
+    """
+    from rtk.rewrite import saferegex
+
+    return saferegex.search(pattern[len(REGEX) :], command, fallback=broad)
 
 
 def shown(pattern: str) -> str:
@@ -253,7 +250,7 @@ def matches(pattern: str, command: str, *, broad: bool = False) -> bool:
     if pattern == "*":
         return True
     if pattern.startswith(REGEX):
-        return regex_search(pattern, command)
+        return regex_search(pattern, command, broad=broad)
     if pattern.endswith(":*"):
         pre = pattern[:-2].rstrip()
         if broad:

@@ -34,25 +34,22 @@ ENABLE_KEY = "chat.tools.terminal.enableAutoApprove"
 _FLAGS = {"i": "i", "m": "m", "s": "s", "u": "", "g": "", "y": "", "d": ""}
 
 
-def regex(key: str) -> str | None:
-    """``/expression/flags`` -> rtk's regex pattern; None when the key is not one or Python cannot read it."""
-    import re
+def regex(key: str) -> tuple[str | None, str]:
+    """``/expression/flags`` -> (rtk's regex pattern, ""), or (None, why rtk cannot use it)."""
+    from rtk.rewrite import saferegex
 
     if len(key) < 3 or not key.startswith("/"):
-        return None
+        return None, "not a regular expression"
     end = key.rfind("/")
     if end <= 0:
-        return None
+        return None, "not a regular expression"
     body, flags = key[1:end], key[end + 1 :]
     if not body or any(f not in _FLAGS for f in flags):
-        return None
+        return None, "an empty expression or a flag rtk does not know"
     inline = "".join(sorted({_FLAGS[f] for f in flags if _FLAGS[f]}))
     expr = (f"(?{inline})" if inline else "") + body
-    try:
-        re.compile(expr)
-    except (re.error, RecursionError, OverflowError):
-        return None
-    return REGEX + expr
+    cost, why = saferegex.check(expr)  # a hostile workspace's /(a+)+$/ would hang the hook
+    return (REGEX + expr, "") if cost is not None else (None, why)
 
 
 def _prefix(key: str) -> str:
@@ -93,11 +90,11 @@ def read(doc: dict[str, Any], path: str, user: bool, out: dict[str, list[str]], 
                 broken.append(f"{path}: {KEY}[{key!r}] refuses a whole command line, which rtk does not match")
             continue
         if is_regex_key(key):
-            pattern = regex(key)
+            pattern, why = regex(key)
             if pattern is None:
                 if not value:
-                    broken.append(f"{path}: {KEY}[{key!r}] is a regular expression rtk cannot read")
-                continue  # an approval rtk cannot read approves nothing
+                    broken.append(f"{path}: {KEY}[{key!r}] is a regular expression rtk cannot use: {why}")
+                continue  # an approval rtk cannot use approves nothing
         else:
             if value and ("*" in key or not key.strip()):
                 continue  # VS Code reads "*" literally; the matcher would read a glob: never broader
