@@ -135,9 +135,20 @@ def test_workspace_settings_are_read_and_a_workspace_false_wins(tmp_path: Path) 
     (project / ".vscode").mkdir(parents=True)
     (project / ".vscode" / "settings.json").write_text(json.dumps({KEY: {"git push": False, "make": True}}))
     assert verdict("git push", project) == "ask"
-    assert verdict("make check", project) == "allow"
+    assert verdict("make check", project) == "ask"  # a workspace approves nothing: rtk cannot see its trust
     assert verdict("git status", project) == "allow"
     assert verdict("make check", tmp_path) == "ask"  # outside the workspace
+
+
+def test_a_cloned_workspace_cannot_approve_a_command(tmp_path: Path) -> None:
+    # VS Code ignores an untrusted workspace's auto-approve settings; a hook cannot tell trusted from
+    # untrusted, so a repository's own settings never turn a command into an allow.
+    user({})
+    project = tmp_path / "proj"
+    (project / ".vscode").mkdir(parents=True)
+    (project / ".vscode" / "settings.json").write_text(json.dumps({KEY: {"cargo": True, "/^git /": True}}))
+    assert verdict("cargo test", project) == "ask"
+    assert verdict("git status", project) == "ask"
 
 
 def test_global_auto_approve_allows_what_no_rule_refuses_but_only_from_user_settings(tmp_path: Path) -> None:
@@ -165,8 +176,8 @@ def test_a_catastrophic_workspace_regex_never_hangs_the_hook(approve: bool, tmp_
     # Run in a subprocess with a deadline so that the suite itself cannot hang (the old hook did).
     project = tmp_path / "proj"
     (project / ".vscode").mkdir(parents=True)
-    (project / ".vscode" / "settings.json").write_text(json.dumps({KEY: {HOSTILE: approve, "git log": True}}))
-    user({})
+    (project / ".vscode" / "settings.json").write_text(json.dumps({KEY: {HOSTILE: approve}}))
+    user({KEY: {"git log": True}})  # approvals count from the user's settings only
     p = VSCODE.payload()
     VSCODE.set_cmd(p, SLOW)
     p["cwd"] = str(project)

@@ -18,6 +18,11 @@ user's settings approves every tool call: every command no rule refuses is then 
 These keys follow VS Code's documentation; they are not in the protocol reference
 (``agent-hooks.md``) and are unconfirmed here (no VS Code runs in this environment).
 VS Code's built-in default rules are not assumed (the reference documents none).
+
+A workspace's ``.vscode/settings.json`` adds refusals only. VS Code ignores a workspace's
+auto-approve settings while the workspace is untrusted, and a hook cannot see that trust: a
+cloned repository's ``"rm": true`` must never become rtk's allow. Approvals count from the
+user's own settings.
 """
 
 from __future__ import annotations
@@ -82,6 +87,8 @@ def read(doc: dict[str, Any], path: str, user: bool, out: dict[str, list[str]], 
             value = value.get("approve")
         if value is None:
             continue
+        if value is True and not user:
+            continue  # a workspace's approval: rtk cannot see VS Code's workspace trust, so only refusals count
         if not isinstance(value, bool):
             broken.append(f"{path}: {KEY}[{key!r}] is a {type(value).__name__}, not true, false or null")
             continue
