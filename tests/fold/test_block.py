@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
 import rtk.fold.folder as folder_mod
@@ -41,6 +43,8 @@ def _mixed() -> list[str]:
         if i % 41 == 0:
             lines.append(f"2026-11-24 07:00:{i % 60:02d} WARN job {i} slow")
             lines.append(f"  --> src/jobs.rs:{i % 50}:9")  # goes with the marker before it, wherever a block ends
+        elif i % 2:
+            lines.append(f"  --> src/jobs.rs:{i % 50}:9")  # the same kind of line alone: it folds
         if i % 230 == 0:
             lines += ["Traceback (most recent call last):", f'  File "w.py", line {i % 7}, in run', "KeyError: 'x'"]
     return lines
@@ -54,7 +58,8 @@ def test_plain_lines_fold_as_line_feeding(size: int) -> None:
     assert got == want
     shown = got[: got.index("-- dropped --")]
     assert sum(" 500 12" in ln for ln in shown) == sum(" 500 12" in ln for ln in lines)  # failed requests whole
-    assert sum(ln.startswith("  --> src/jobs.rs:") for ln in shown) == 74  # every location after its marker
+    after = [b for a, b in pairwise(lines) if " WARN job " in a]
+    assert len(after) == 74 and all(ln in shown for ln in after)  # every location after its marker
     assert any(ln.startswith("… access log: 3,000 requests; status 200 ×") for ln in shown)
 
 
@@ -65,8 +70,9 @@ def test_live_hold_keeps_every_fact() -> None:
     got = _blocks(lines, 333, hold=200)
     cut = got.index("-- dropped --")
     shown, dropped = got[:cut], got[cut + 1 :]
-    for fact in (" 500 12", " 404 12", " WARN job ", "  --> src/jobs.rs:"):
+    for fact in (" 500 12", " 404 12", " WARN job "):
         assert sum(fact in ln for ln in shown) == sum(fact in ln for ln in lines)
+    assert all(b in shown for a, b in pairwise(lines) if " WARN job " in a)
     assert sorted([ln for ln in shown if not ln.startswith("… ")] + dropped) == sorted(lines)
 
 
@@ -79,3 +85,14 @@ def test_shape_cache_starting_again_mid_block(monkeypatch: pytest.MonkeyPatch) -
     want = _per_line(lines)
     for size in (5, 500, 100_000):
         assert _blocks(lines, size) == want
+
+
+def test_a_new_shape_of_a_folding_group_is_counted_in_line_order() -> None:
+    # The group folds in the first block; the last block brings a new shape of it (one digit more)
+    # before a line of the old shape: the fold ends at the old-shape line, the last one of the group.
+    lines = [f"2026-11-24 07:00:00 INFO job {10 + i % 90} done" for i in range(200)]
+    lines += ["2026-11-24 07:00:00 INFO job 100 done", "2026-11-24 07:00:00 INFO job 101 done"]
+    lines += ["2026-11-24 07:00:00 INFO job 55 done", *[f"summary line {c}" for c in "abcdef"]]
+    want = _per_line(lines)
+    assert _blocks(lines, 100) == want
+    assert any(ln.startswith("… ") and "(lines 2-203)" in ln for ln in want)
