@@ -6,9 +6,9 @@ import re
 from collections import Counter, deque
 from operator import itemgetter
 
-from rtk.fold.block import run_batch, run_bulk, take_block
 from rtk.fold.group import Group, render_fold
-from rtk.fold.markers import Blocks, access, is_location, is_marker
+from rtk.fold.held import count_held, put_back
+from rtk.fold.markers import Blocks, access, has_hint, is_location, is_marker
 from rtk.fold.mask import mask, spans, tokens
 from rtk.fold.miner import Miner, Template
 
@@ -22,7 +22,14 @@ RARE_SHARE = 300  # ...or at most one line in this many of the output is shown w
 TENTS = 16  # lines of a template held as maybe-rare at most
 PENDING = 4096  # shown lines held back at most, waiting for their fold's final count
 CACHE = 50_000  # entries of each cache (masked tokens, masked lines) before it starts again
+# Lines whose first character is one of these may open a block or carry a marker without a hint word.
+_ROUTE = (  # every character str.isspace() (and the regex \s) takes for a blank, then the letters
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000.CgsWEF<"
+)
+_STARTS = re.compile(r"\s*$|\s+at |\s*\.\.\. |Caused by: |goroutine \d|stack backtrace:|[WEF<]")
 _DIGIT = re.compile(r"\d")
+_ZEROS = bytes.maketrans(b"123456789", b"000000000")
 LONG = 40  # a line of more tokens than this is templated by its first LONG_KEEP tokens
 LONG_KEEP = 3
 DUPS = 10_000  # marker lines remembered, to count one repeated verbatim
@@ -76,14 +83,6 @@ class Folder:
         self._gone: list[int] = []  # ...and of the others (counted, dropped)
         self._block: list[str] = []
         self._first = 0
-        # rtk.fold.block: each line's shape entry, the plain lines held by group (their indexes), those taken
-        # the long way after all, the line taken now, the lines whose requests were found one by one.
-        self._entries: list[Entry] = []
-        self._bulk: dict[int, list[int]] = {}
-        self._skip: set[int] = set()
-        self._at = 0
-        self._rpos: list[int] | None = None
-        self._clears = 0  # times the shape cache started again
 
     def feed(self, line: str) -> list[str]:
         """Take one line (without its newline); return the lines now ready to print."""
@@ -101,9 +100,10 @@ class Folder:
         """Take many lines at once (the fast path for files and long outputs); return the lines now ready to print.
 
         The same lines and folds as feeding them one by one, except that a fold may print
-        later, covering more lines (held lines are flushed once per call). The block is taken by
-        :func:`rtk.fold.block.take_block`: a line outside any block, shaped like a line seen before,
-        whose group was already folding, is routed and held in C with the others, and counted at once.
+        later, covering more lines (held lines are flushed once per call). Work that can be done on the whole block
+        in C is: which lines may carry a marker (a hint word anywhere in them), and each line's
+        shape (digits made 0). A line with no hint, outside any block, shaped like a line seen
+        before, whose group is already folding, costs a few look-ups: it is counted, not masked.
         """
         if not lines:
             return []
@@ -123,7 +123,91 @@ class Folder:
         return self._flush(False)
 
     def _take_many(self, first: int, lines: list[str]) -> None:
-        take_block(self, first, lines)
+        shapes = "\n".join(lines).encode("utf-8", "surrogatepass").translate(_ZEROS).split(b"\n")
+        if len(shapes) != len(lines):  # a newline inside a line
+            for no, line in enumerate(lines, first):
+                self._take(no, line)
+            return
+        fast = self._fast.get
+        groups = self.groups.get
+        blocks = self.blocks
+        take = self._take
+        batches = self._batches
+        batch = batches.get
+        self._block, self._first = lines, first
+        self._slow = [] if self.dropped is not None else None
+        for no, (line, shape) in enumerate(zip(lines, shapes, strict=True), first):
+            if self._marked:  # the line after a marker: shown when it only says where (`` --> src/a.rs:4``)
+                if is_location(line):
+                    take(no, line)
+                    continue
+                self._marked = False
+            entry = fast(shape)
+            if entry is None or blocks.kind:
+                # A line of a new shape (or in a block): the whole way. A line shaped like one seen here
+                # before has its characters but digits: no hint, no start of a block either.
+                if (
+                    blocks.kind
+                    or (line[:1] in _ROUTE and _STARTS.match(line) is not None)
+                    or "/" in line[:3]
+                    or has_hint(line)
+                ):
+                    take(no, line)
+                    continue
+                if '" ' in line and (hit := access(line)) is not None:
+                    if hit[1][0] in "45":
+                        take(no, line)  # a failed request: a marker
+                        continue
+                    self._request(*hit)
+                if entry is None:
+                    take(no, line, shape, True)
+                    continue
+            elif entry[4] and (hit := access(line)) is not None:
+                if hit[1][0] in "45":
+                    take(no, line)
+                    continue
+                self._request(*hit)
+            g = groups(entry[1])
+            if g is None or not g.cancelled:
+                self._grouped(no, line, line.split() if entry[3] else tokens(line), *entry[:3])
+            elif (b := batch(entry[1])) is None:  # a folding group: counted at the end of the block
+                batches[entry[1]] = ([no - first], [entry])
+            else:
+                b[0].append(no - first)
+                b[1].append(entry)
+        self._end_block()
+
+    def _end_block(self) -> None:
+        """The lines of folding groups held while the block was taken: counted, outliers put in line order."""
+        for key in list(self._batches):
+            self._run_batch(key)
+        lines, first = self._block, self._first
+        far, gone = self._far, self._gone
+        self._far, self._gone = [], []
+        if far:
+            put_back(self.pending, sorted(far), first, lines)
+        if gone and self.dropped is not None and self._slow is not None:
+            n = len(self._slow)
+            if n:  # lines dropped one by one in this block: put back in line order with the counted ones
+                del self.dropped[-n:]
+                gone += self._slow
+            gone.sort()  # runs of line indexes, one per group: merged in C
+            self.dropped.extend(map(lines.__getitem__, gone))
+        self._slow = None
+        self._block = []
+        if len(self._reqs) > 10_000:
+            self._count_requests()
+
+    def _run_batch(self, key: int) -> None:
+        """Count the held lines of group ``key`` (its indexes in the block); outliers to ``far``, the rest to ``gone``."""
+        idx, entries = self._batches.pop(key)
+        out = count_held(self.groups[key], self._block, self._first, idx, entries)
+        if not out:
+            self._gone += idx
+            return
+        shown = set(out)
+        self._far += [idx[k] for k in out]
+        self._gone += [i for k, i in enumerate(idx) if k not in shown]
 
     def finish(self) -> list[str]:
         """The remaining lines: held folds with their final counts, the access summary, the last lines."""
@@ -190,7 +274,6 @@ class Folder:
         if len(self._seen) > CACHE:
             self._seen.clear()
             self._fast.clear()  # its entries name what this cache held
-            self._clears += 1
         self._seen[sig] = (t, key)
         return t, key, sig
 
@@ -229,16 +312,13 @@ class Folder:
         if shape is not None and not long and not _DIGIT.search("".join(sig)):  # a digit in a constant: not by shape
             if len(self._fast) > FAST:
                 self._fast.clear()
-                self._clears += 1
             simple = '"' not in line and "'" not in line
             self._fast[shape] = (t, key, sig, simple, '" ' in line, spans(line))
         self._grouped(no, line, raw, t, key, sig)
 
     def _grouped(self, no: int, line: str, raw: list[str], t: Template, key: int, sig: tuple[str, ...]) -> None:
-        if key in self._bulk:  # lines of this group held in the block before this one: counted first
-            run_bulk(self, key, self._at)
-        if key in self._batches:
-            run_batch(self, key)
+        if key in self._batches:  # lines of this group held in the block before this one: counted first
+            self._run_batch(key)
         g = self.groups.get(key)
         if g is None:
             g = self.groups[key] = Group(t, no, raw, key, sig)
@@ -338,8 +418,6 @@ class Folder:
 
     def _request(self, path: str, status: str) -> None:
         self._reqs.append((path, status))
-        if self._rpos is not None:  # while a block is taken: which line it was, to put it in line order
-            self._rpos.append(self._at)
 
     def _count_requests(self) -> None:
         """The requests seen since the last call, counted at once: statuses, and paths (the first 1,000 named)."""

@@ -96,9 +96,6 @@ def is_location(line: str) -> bool:
     return line[:1] in " \tFa-" and _LOCATION.match(line) is not None
 
 
-find_access = _ACCESS.search  # its groups: the path and the status of an access-log line
-
-
 def access(line: str) -> tuple[str, str] | None:
     """``(path, status)`` of an access-log line, else None."""
     m = _ACCESS.search(line)
