@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections import Counter, deque
-from operator import itemgetter
+from collections import deque
 
 from rtk.fold.group import Group, render_fold
 from rtk.fold.held import count_held, put_back
 from rtk.fold.markers import Blocks, access, has_hint, is_location, is_marker
 from rtk.fold.mask import mask, spans, tokens
 from rtk.fold.miner import Miner, Template
+from rtk.fold.requests import Requests
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,10 +57,7 @@ class Folder:
         self.lines = 0
         self.shown = 0
         self.folded = 0
-        self.status: dict[str, int] = {}
-        self.paths: dict[str, int] = {}
-        self.requests = 0
-        self._reqs: list[tuple[str, str]] = []  # (path, status) of requests not counted yet
+        self.reqs = Requests()
         self._cache: dict[str, str] = {}  # token -> masked token
         self._seen: dict[tuple[str, ...], tuple[Template, int]] = {}  # masked line -> template, key
         # A line's shape (its bytes with every digit made 0) -> its template, group key, masked tokens and whether
@@ -158,7 +155,7 @@ class Folder:
                     if hit[1][0] in "45":
                         take(no, line)  # a failed request: a marker
                         continue
-                    self._request(*hit)
+                    self.reqs.pending.append(hit)
                 if entry is None:
                     take(no, line, shape, True)
                     continue
@@ -166,7 +163,7 @@ class Folder:
                 if hit[1][0] in "45":
                     take(no, line)
                     continue
-                self._request(*hit)
+                self.reqs.pending.append(hit)
             g = groups(entry[1])
             if g is None or not g.cancelled:
                 self._grouped(no, line, line.split() if entry[3] else tokens(line), *entry[:3])
@@ -195,8 +192,8 @@ class Folder:
             self.dropped.extend(map(lines.__getitem__, gone))
         self._slow = None
         self._block = []
-        if len(self._reqs) > 10_000:
-            self._count_requests()
+        if len(self.reqs.pending) > 10_000:
+            self.reqs.count()
 
     def _run_batch(self, key: int) -> None:
         """Count the held lines of group ``key`` (its indexes in the block); outliers to ``far``, the rest to ``gone``."""
@@ -223,9 +220,9 @@ class Folder:
             self.shown += 1
             del no
         self.tail.clear()
-        self._count_requests()
-        if self.requests >= 20:
-            out.insert(len(out) - min(TAIL, self.lines), self._access_summary())
+        self.reqs.count()
+        if self.reqs.total >= 20:
+            out.insert(len(out) - min(TAIL, self.lines), self.reqs.summary())
         return out
 
     def _block_into_tail(self) -> None:
@@ -414,22 +411,7 @@ class Folder:
             return
         hit = access(line)
         if hit is not None:
-            self._request(*hit)
-
-    def _request(self, path: str, status: str) -> None:
-        self._reqs.append((path, status))
-
-    def _count_requests(self) -> None:
-        """The requests seen since the last call, counted at once: statuses, and paths (the first 1,000 named)."""
-        reqs, self._reqs = self._reqs, []
-        self.requests += len(reqs)
-        for status, n in Counter(map(itemgetter(1), reqs)).items():
-            self.status[status] = self.status.get(status, 0) + n
-        paths = self.paths
-        for path, n in Counter(map(itemgetter(0), reqs)).items():  # in the order first seen
-            path = path.split("?", 1)[0]
-            if path in paths or len(paths) < 1000:
-                paths[path] = paths.get(path, 0) + n
+            self.reqs.pending.append(hit)
 
     def _flush(self, everything: bool) -> list[str]:
         out: list[str] = []
@@ -491,13 +473,6 @@ class Folder:
         self.folded += folded
         self.shown += len(out)
         return out
-
-    def _access_summary(self) -> str:
-        st = ", ".join(f"{s} ×{n:,}" for s, n in sorted(self.status.items()))
-        top = sorted(self.paths.items(), key=lambda kv: -kv[1])
-        paths = ", ".join(f"{p} ×{n:,}" for p, n in top[:8])
-        more = f" (+{len(top) - 8:,} more paths)" if len(top) > 8 else ""
-        return f"… access log: {self.requests:,} requests; status {st}; paths {paths}{more}"
 
 
 def size_of(lines: tuple[str, ...]) -> int:
