@@ -105,6 +105,16 @@ def test_head_tail_cut_keeps_a_problem_line_of_the_middle_in_place() -> None:
     assert res.dropped == 15
 
 
+def test_head_tail_cut_keeps_the_problem_line_in_place_after_non_ascii_lines() -> None:
+    # The guard gives character offsets: counting line breaks in UTF-8 bytes put the kept line
+    # 26 lines early (a plain line kept, the error dropped) when accented lines came before it.
+    lines = [f"étape {i}: café préparé" for i in range(40)] + ["src/app.py:12: error: boom"]
+    lines += [f"étape {i}: fin" for i in range(41, 50)]
+    res = engine.apply(make(head_lines=2, tail_lines=2), "\n".join(lines))
+    out = res.text.split("\n")
+    assert out[2:5] == ["... (38 lines omitted)", "src/app.py:12: error: boom", "... (7 lines omitted)"]
+
+
 def test_stage_order_strip_before_head() -> None:
     d = make(strip_lines_matching=["^x"], head_lines=2)
     assert run(d, "x\nx\na\nb\nc") == "a\nb\n... (1 lines omitted)"

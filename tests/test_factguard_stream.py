@@ -213,3 +213,22 @@ def test_a_streamed_run_restores_a_reported_line_and_not_a_vouched_one(
         "src/a.c:3:1: warning: unused x",
         "402 other lines, exit 0",
     ]
+
+
+def test_lines_remembered_as_plain_are_short_so_memory_stays_flat() -> None:
+    # 300 distinct 1 MiB lines without a hint were all kept in the "plain" set (315 MiB peak).
+    g = StreamGuard()
+    for i in range(300):
+        g.feed([f"{i:06d}" + "x" * (1 << 20)], [])
+    g.feed(["short plain line"], [])
+    assert sum(map(len, g.plain)) <= 4096 * 512  # a bound that does not grow with the lines fed
+    assert "short plain line" in g.plain
+
+
+def test_a_progress_line_holding_a_location_is_reported() -> None:
+    # `\S+\.\w+ [.F]+` also reads `src/app.py:12:x.py F` (a test's own print under -s): its location is a fact.
+    f = PytestStream(["pytest"])
+    f.unvouched = []
+    for line in ("tests/test_a.py ..F.", "src/app.py:12:x.py F"):
+        f.feed(line)
+    assert f.unvouched == ["src/app.py:12:x.py F"]

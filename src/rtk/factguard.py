@@ -267,7 +267,6 @@ STREAM_HINTS = ("error", "fail", "warn", "panic", "exception", "traceback", "fat
 # The hints as bytes, and those an ASCII output can hold.
 _HINT_BYTES = tuple(h.encode() for h in STREAM_HINTS)
 _HINT_ASCII = tuple(h for h in _HINT_BYTES if h.isascii())
-_STREAM_ASCII = tuple(h for h in STREAM_HINTS if h.isascii())
 
 
 class StreamGuard:
@@ -285,6 +284,7 @@ class StreamGuard:
 
     LIMIT = 5000
     PLAIN = 4096  # distinct lines without a hint remembered (repeats are then not searched again)
+    PLAIN_CHARS = 512  # ...when no longer than this: the set stays within about 2 MiB
     KEEP = 1 << 20  # printed text the final check reads (its views cost several times this, transiently)
 
     __slots__ = ("counting", "kept", "looked", "n", "plain", "printed", "seen", "todo")
@@ -352,7 +352,7 @@ class StreamGuard:
             end = text.find("\n", s)
             hinted.add(text[s:end] if end >= 0 else text[s:])
         if len(self.plain) < self.PLAIN:  # lines without a hint, not searched again while the set has room
-            self.plain.update(fresh - hinted)
+            self.plain.update(ln for ln in fresh - hinted if len(ln) <= self.PLAIN_CHARS)
         if not hinted:
             return
         if shown is None:

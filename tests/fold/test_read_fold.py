@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 RTK = [sys.executable, "-m", "rtk", "read"]
 
 
@@ -111,3 +113,21 @@ def test_read_fold_spool_keeps_every_byte_past_its_memory_limit() -> None:
     assert b"".join(small.chunks()) == b"".join(big.chunks()) == b"".join(parts)
     assert big.tell() == sum(map(len, parts))
     big.close()
+
+
+def test_tail_window_far_into_a_file_is_printed_exact_not_numbered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfdbinary: pytest.CaptureFixture[bytes]
+) -> None:
+    """Numbering a tail window reads the file before it: past ``NUMBER_MAX`` bytes the window is shown exact."""
+    from rtk.commands import read
+
+    f = tmp_path / "app.log"
+    rows = [f"2024-05-01T10:{i // 60 % 60:02d}:{i % 60:02d}Z INFO GET /api/{i % 3} 200 {i}ms" for i in range(1000)]
+    f.write_text("\n".join(rows) + "\n")
+    monkeypatch.setattr(read, "NUMBER_MAX", 1000)
+    capfdbinary.readouterr()
+    assert read.main([str(f), "--tail-lines", "300"]) == 0
+    assert capfdbinary.readouterr().out.decode() == "\n".join(rows[700:]) + "\n"
+    monkeypatch.setattr(read, "NUMBER_MAX", 64 << 20)
+    assert read.main([str(f), "--tail-lines", "300"]) == 0
+    assert capfdbinary.readouterr().out.decode().startswith(f"[rtk] {f}: last 300 lines (lines 701-1,000) folded")

@@ -56,7 +56,8 @@ errors, tracebacks, rare lines and the last lines whole, under one header line
 saying so. Source code, data (JSON, YAML, CSV...) and other text stay byte for
 byte. A --tail-lines window of more than read.fold_min_lines lines of such a
 file is folded the same way (tail -n 300 app.log), its line ranges the file's
-own line numbers. --raw, --head-lines, --lines, -n or a level turn folding off
+own line numbers (numbering reads the file before the window, so a window that
+starts past 64 MiB is printed exact). --raw, --head-lines, --lines, -n or a level turn folding off
 for a call; read.fold = false in the config turns it off.
 
 rtk -v read prints on stderr what each file was printed as (folded and why,
@@ -291,6 +292,9 @@ def _one(
             o.write(numbering.feed(b))
 
 
+NUMBER_MAX = 64 << 20  # bytes before a tail window read to number its lines (only then is it folded)
+
+
 def _folded(
     name: str, f: BinaryIO, sniffed: bytes, o: _Out, header: bytes, fold: int, lo: int, start: int
 ) -> Iterator[bytes] | None:
@@ -308,6 +312,9 @@ def _folded(
         _say(name, f"over read.fold_min_lines ({fold}) lines but source code, data or not log-like: not folded")
         return _chain(got, _window.chunks(f))
     first = 1
+    if start - lo > NUMBER_MAX:  # numbering the window would read the whole file before it: shown exact
+        _say(name, f"tail window starts past {NUMBER_MAX >> 20} MiB: its line numbers are unknown, not folded")
+        return _chain(got, _window.chunks(f))
     if start > lo:
         at = f.tell()
         first = _window.count_lines(f, lo, start) + 1

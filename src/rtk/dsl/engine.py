@@ -178,8 +178,7 @@ def _middle(middle: list[str], shown: list[str]) -> list[str]:
 
     text = "\n".join(middle)
     lost = factguard.missing(text, "\n".join(shown), counted=True)
-    data = text.encode("utf-8", "surrogatepass")
-    keep = {data.count(b"\n", 0, at) for at in lost.values()}
+    keep = {text.count("\n", 0, at) for at in lost.values()}  # missing() gives character offsets
     out: list[str] = []
     n = 0
     for i, ln in enumerate(middle):

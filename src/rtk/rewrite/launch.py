@@ -91,11 +91,13 @@ def _found_without_environment() -> bool:
     env = os.environ
     if env.get("PYTHONHOME"):
         return False
+    paths, base = env.get("PYTHONPATH", ""), env.get("PYTHONUSERBASE", "")
+    if not paths and not base:
+        return True  # the usual case: no file-system look-up on the hook's path
     home = os.path.realpath(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-    for d in env.get("PYTHONPATH", "").split(os.pathsep):
+    for d in paths.split(os.pathsep):
         if d and os.path.realpath(d) == home:
             return False
-    base = env.get("PYTHONUSERBASE", "")
     return not (base and (home + os.sep).startswith(os.path.realpath(base) + os.sep))
 
 

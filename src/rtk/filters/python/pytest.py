@@ -198,7 +198,9 @@ class PytestStream(LineFilter):
                 key = _STATUS_CHARS.get(ch)
                 if key:
                     self.counts[key] = self.counts.get(key, 0) + 1
-            self.vouched = True  # a file name and status letters: failing tests are named in their sections
+            # A file name and status letters (failing tests are named in their sections); a colon may be
+            # a location a test printed under -s (src/app.py:12:x.py F): the guard reads that line.
+            self.vouched = ":" not in line
             return True
         m = _PROGRESS_V.match(line)
         if m:
