@@ -116,6 +116,13 @@ def test_short_circuits_yield_to_failure_words(name: str) -> None:
         (["kubectl", "-n", "prod", "get", "pods"], "kubectl-get"),
         (["kubectl", "get", "pods", "-o", "json"], None),
         (["kubectl", "logs", "-f", "pod"], "kubectl-logs-follow"),  # issue 15: follow modes stream folded (was None)
+        # Combined short flags still follow (they went to the whole-output filter, which printed nothing while live).
+        (["docker", "logs", "-tf", "web"], "docker-logs-follow"),
+        (["docker", "compose", "logs", "-ft"], "docker-logs-follow"),
+        (["docker", "logs", "-t", "web"], "docker-logs"),
+        (["dmesg", "-Tw"], "dmesg-follow"),
+        (["dmesg", "-T"], "dmesg"),
+        (["dmesg", "-TJ"], None),
         (["terraform", "plan"], "terraform-plan"),
         (["terraform", "planet"], None),
         (["terraform", "apply"], None),
@@ -173,3 +180,12 @@ def test_dmesg_folds_a_repeated_message_and_keeps_the_cut_for_a_boot_log() -> No
     assert any("NIC Link is Down" in ln and "(lines 62-359)" in ln for ln in folds), folds
     assert any("NIC Link is Up" in ln and "(lines 63-360)" in ln for ln in folds), folds
     assert not any("lines omitted" in ln for ln in out) and len(out) < 80
+
+
+def test_docker_run_streams_live() -> None:
+    # A foreground container runs for hours: its output was held whole until it exited.
+    from rtk import filters
+
+    spec = filters.resolve(["docker", "run", "--rm", "-p", "8080:80", "nginx"])
+    assert spec is not None and spec.name == "docker-run"
+    assert spec.stream is not None and spec.filter is None

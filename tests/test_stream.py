@@ -106,3 +106,24 @@ def test_memory_stays_flat_on_large_output(tmp_path: Path) -> None:
     peak_kib = int(p.stderr.decode().split()[-1])
     assert peak_kib < 64 * 1024, f"peak RSS {peak_kib} KiB for 60 MB of output"
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss > 0
+
+
+def test_a_follow_that_goes_quiet_prints_what_it_has(tmp_path: Path) -> None:
+    # `docker logs -f web` printing two lines and then waiting: after the hold window the live fold
+    # must print them; the loop went on to a blocking read and printed nothing until the child ended.
+    import select
+
+    bindir = stub_tool(tmp_path, "docker", "echo 'web: started'; echo 'web: ready on :8080'; sleep 20")
+    env = {**os.environ, "PATH": path_with(bindir), "RTK_DB_PATH": str(tmp_path / "db"), "XDG_DATA_HOME": str(tmp_path)}
+    p = subprocess.Popen(rtk_argv("docker", "logs", "-f", "web"), stdout=subprocess.PIPE, env=env)
+    try:
+        got = b""
+        end = time.monotonic() + 8
+        while b"ready on :8080" not in got and time.monotonic() < end:
+            assert p.stdout is not None
+            if select.select([p.stdout], [], [], 0.2)[0]:
+                got += os.read(p.stdout.fileno(), 4096)
+        assert b"web: started\nweb: ready on :8080\n" in got
+    finally:
+        p.kill()
+        p.wait()

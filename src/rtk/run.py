@@ -296,6 +296,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
                 live = True
                 out.write("".join(held))
                 held.clear()
+                continue  # a quiet command: the idle check below may print what the filter holds
             else:
                 try:
                     ready, _, _ = select.select([fd], [], [], wait)

@@ -113,6 +113,14 @@ def test_bundle_counts_using_lists_installs_and_keeps_errors() -> None:
     )
 
 
+def test_bundle_update_keeps_a_version_change_of_an_installed_gem() -> None:
+    # `Using rack 2.2.8 (was 2.2.7)`: already installed, but the update moved it; it was counted as unchanged.
+    raw = "Resolving dependencies...\nUsing rake 13.0.6\nUsing rack 2.2.8 (was 2.2.7)\nBundle updated!\n"
+    assert _text(bundle.bundle(["bundle", "update"], raw, 0)) == (
+        "Bundle updated!\nversion changed (1): rack 2.2.8 (was 2.2.7)\n1 gems already installed (unchanged)\n"
+    )
+
+
 def test_bundle_unknown_output_is_raw() -> None:
     assert bundle.bundle(["bundle", "install"], "something bundler never printed\n", 1) is None
 

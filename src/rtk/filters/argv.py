@@ -42,3 +42,10 @@ def subcommand(args: list[str], with_value: Collection[str], flags: Collection[s
     if i is None or i >= len(args):
         return None
     return args[i], args[i + 1 :]
+
+
+def plain_sub(args: list[str], subs: Collection[str], raw: Collection[str]) -> bool:
+    """Whether the first word of ``args`` that is not an option is one of ``subs`` and no option in
+    ``raw`` (``--help``, a format flag: the user asked for the tool's own output) is given."""
+    words = [a for a in args if not a.startswith("-")]
+    return bool(words) and words[0] in subs and not any(a.split("=", 1)[0] in raw for a in args)

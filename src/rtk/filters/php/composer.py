@@ -12,6 +12,7 @@ interactive commands run unfiltered.
 from __future__ import annotations
 
 from rtk.filterapi import Filtered, Spec
+from rtk.filters.argv import plain_sub
 
 COMMANDS = ("composer",)
 
@@ -26,12 +27,9 @@ _RAW = ("--format", "-f", "--help", "-h", "--version", "-V", "--interactive")
 
 
 def select(argv: list[str]) -> Spec | None:
-    words = [a for a in argv[1:] if not a.startswith("-")]
-    if not words or words[0] not in _SUBS:
-        return None
-    if any(a.split("=", 1)[0] in _RAW for a in argv[1:]):
-        return None
-    return Spec("composer", composer, env={"COMPOSER_NO_INTERACTION": "1"})
+    return (
+        Spec("composer", composer, env={"COMPOSER_NO_INTERACTION": "1"}) if plain_sub(argv[1:], _SUBS, _RAW) else None
+    )
 
 
 def _box(lines: list[str], start: int) -> tuple[list[str], int]:

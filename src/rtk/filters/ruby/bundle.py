@@ -1,7 +1,8 @@
 """Filter for ``bundle install`` and ``bundle update`` (Bundler's operation log).
 
 ``Using gem x.y`` lines (gems already installed, unchanged) become one count; gems
-installed or updated by this run stay listed, one line. Progress (``Fetching ...``,
+installed or updated by this run stay listed, one line, and so do installed gems an update
+moved to another version (``Using rack 2.2.8 (was 2.2.7)``). Progress (``Fetching ...``,
 ``Resolving dependencies...``), the ``bundle info`` hint and the warning about
 running as root go. Errors stay as printed, except Bundler's own backtrace frames
 (``/usr/lib/ruby/.../bundler/....rb:N:in ...``), which are counted (the raw output
@@ -14,16 +15,17 @@ from __future__ import annotations
 import re
 
 from rtk.filterapi import Filtered, Spec
+from rtk.filters.argv import plain_sub
 
 COMMANDS = ("bundle",)
 
 _SUBS = frozenset(("install", "update", "i"))
 _RAW = ("-h", "--help", "--version", "-v")
-_USING = re.compile(r"^Using (\S+) (\S+)(?: \(was .*\))?$")
+_USING = re.compile(r"^Using (\S+ \S+)(?: \(was (\S+)\))?$")  # "(was X)": an update picked another version
 _INSTALLING = re.compile(r"^(Installing|Updating) (\S+ \S+)(?: \(was (\S+)\))?(?: with native extensions)?$")
 _NOISE = re.compile(
     r"^(Resolving dependencies\.\.\.|Fetching gem metadata from \S+|Fetching source index from \S+"
-    r"|Fetching (?!source )\S+ \S+|Use `bundle info \[gemname\]` to see where a bundled gem is installed\."
+    r"|Fetching \S+ \S+|Use `bundle info \[gemname\]` to see where a bundled gem is installed\."
     r"|Fetching \S+)$"
 )
 _ROOT = (
@@ -37,12 +39,7 @@ _FRAME_REST = re.compile(r"^`?[^\s`']+'$")
 
 
 def select(argv: list[str]) -> Spec | None:
-    words = [a for a in argv[1:] if not a.startswith("-")]
-    if not words or words[0] not in _SUBS:
-        return None
-    if any(a.split("=", 1)[0] in _RAW for a in argv[1:]):
-        return None
-    return Spec("bundle", bundle)
+    return Spec("bundle", bundle) if plain_sub(argv[1:], _SUBS, _RAW) else None
 
 
 def bundle(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
@@ -50,6 +47,7 @@ def bundle(argv: list[str], output: str, exit_code: int) -> str | Filtered | Non
     out: list[str] = []
     using = 0
     installed: list[str] = []
+    changed: list[str] = []  # already installed, but another version than before
     frames = 0
     runs: list[int] = []  # where each run of frames was, in out
     run_len: dict[int, int] = {}
@@ -68,8 +66,12 @@ def bundle(argv: list[str], output: str, exit_code: int) -> str | Filtered | Non
             prev_frame = True
             continue
         prev_frame = False
-        if _USING.match(ln):
-            using += 1
+        m = _USING.match(ln)
+        if m:
+            if m.group(2):
+                changed.append(f"{m.group(1)} (was {m.group(2)})")
+            else:
+                using += 1
             known = True
             continue
         m = _INSTALLING.match(ln)
@@ -86,6 +88,8 @@ def bundle(argv: list[str], output: str, exit_code: int) -> str | Filtered | Non
     head: list[str] = []
     if installed:
         head.append(f"installed ({len(installed)}): " + ", ".join(installed))
+    if changed:
+        head.append(f"version changed ({len(changed)}): " + ", ".join(changed))
     if using:
         head.append(f"{using} gems already installed (unchanged)")
     for at in runs:
