@@ -120,6 +120,39 @@ def test_stage_order_strip_before_head() -> None:
     assert run(d, "x\nx\na\nb\nc") == "a\nb\n... (1 lines omitted)"
 
 
+def test_table_cells_keep_every_cell_in_its_column() -> None:
+    """Issue 16: packing docker's padding into two spaces put a portless container's name under PORTS."""
+    d = make(table_cells=True)
+    table = (
+        "CONTAINER ID   NAMES    PORTS       SIZE\n"
+        "abc            web      80/tcp        1MB\n"
+        "def            db                   200kB\n"
+        "\n"
+        "ghi            cache\n"
+    )
+    assert run(d, table).split("\n") == [
+        "CONTAINER ID\tNAMES\tPORTS\tSIZE",
+        "abc\tweb\t80/tcp\t1MB",
+        "def\tdb\t\t200kB",  # an empty cell stays empty; a right-aligned one is read whole
+        "",
+        "ghi\tcache\t\t",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cannot connect to the Docker daemon at unix:///x.sock. Is the docker daemon running?\n",  # one column
+        "NAME   SIZE\n",  # a header and no row
+        "NAME   SIZE\nlong-value-here 1MB\n",  # a row that crosses a column start: not this table's shape
+        "  PID TTY\n    1 ?\n",  # a header that does not start at the margin
+        "NAME   SIZE\na\tb    1\n",  # a tab already in it
+    ],
+)
+def test_table_cells_leave_other_shapes_as_printed(text: str) -> None:
+    assert run(make(table_cells=True), text) == text.rstrip("\n")
+
+
 def test_on_empty() -> None:
     d = make(strip_lines_matching=["."], on_empty="tool: ok")
     res = engine.apply(d, "noise\n")

@@ -50,10 +50,148 @@ def test_no_summary_prints_raw() -> None:
 
 
 def test_unreadable_backtrace_goes_a_readable_one_stays() -> None:
-    raw = "TS2304 [ERROR]: Cannot find name 'x'.\n    at file:///p/a.ts:1:1\n\nFound 1 error.\n\nerror: Type checking failed.\n"
+    raw = "TS2304 [ERROR]: Cannot find name 'x'.\n    at file:///w/p/a.ts:1:1\n\nFound 1 error.\n\nerror: Type checking failed.\n"
     empty = raw + "\nStack backtrace:\n   0: <unknown>\n   1: <unknown>\n"
     out = deno.diagnostics(["deno", "check"], empty, 1)
     assert out is not None and "Stack backtrace" not in out and "error: Type checking failed." in out
     named = raw + "\nStack backtrace:\n   0: deno::main\n"
     out = deno.diagnostics(["deno", "check"], named, 1)
     assert out is not None and "0: deno::main" in out
+
+
+# Unit inputs in deno's pretty shape (the fixtures deno-check/* and deno-lint/* hold real captures).
+_CHECK = """Check main.ts
+TS2345 [ERROR]: Argument of type 'x' is not assignable to parameter of type 'C'.
+  Property 'r' is missing in type 'x' but required in type 'C'.
+const a = area({ kind: "c" });
+               ~~~~~~~~~~~
+    at file:///w/p/src/main.ts:4:16
+
+    'r' is declared here.
+      r: number;
+      ~
+        at file:///w/p/lib/shapes.ts:3:3
+
+TS2551 [ERROR]: Property 'trimEndd' does not exist on type 'string'.
+  return s.trimEndd();
+           ^
+    at file:///w/p/src/util.ts:4:35
+
+    'trimEnd' is declared here.
+        trimEnd(): string;
+        ~~~~~~~~~~~~~~~~~~
+        at asset:///lib.es2019.string.d.ts:19:5
+
+TS6133 [WARNING]: 'y' is declared but its value is never read.
+    at file:///w/p/src/util.ts:9:7
+
+Found 3 errors.
+
+error: Type checking failed.
+"""
+
+
+def test_check_one_line_per_diagnostic_with_location_code_and_related_information() -> None:
+    out = deno.diagnostics(["deno", "check", "src/main.ts"], _CHECK, 1)
+    assert out is not None
+    lines = out.splitlines()
+    assert lines[0] == "(paths under file:///w/p/)"
+    assert "src/main.ts:4:16 TS2345: Argument of type 'x' is not assignable to parameter of type 'C'." in lines
+    assert "  Property 'r' is missing in type 'x' but required in type 'C'." in lines
+    assert "  'r' is declared here. at lib/shapes.ts:3:3" in lines
+    # a location outside the local files is printed whole; a category other than ERROR keeps its tag
+    assert "  'trimEnd' is declared here. at asset:///lib.es2019.string.d.ts:19:5" in lines
+    assert "src/util.ts:9:7 TS6133 [WARNING]: 'y' is declared but its value is never read." in lines
+    assert lines[-2:] == ["Found 3 errors.", "error: Type checking failed."]
+    # the quoted source, its markers and the Check line go
+    assert "area({" not in out and "~" not in out and "trimEndd()" not in out and "Check main.ts" not in out
+
+
+_LINT = """error[prefer-const]: `a` is never reassigned
+ --> /w/app/a.ts:2:7
+  |
+2 |   let a = 1;
+  |       ^
+  = hint: Use `const` instead
+
+  docs: https://docs.deno.com/lint/rules/prefer-const
+
+
+error[no-unused-vars]: `b` is never used
+ --> /w/app/sub/b.ts:3:7
+  |
+3 |   let b = 1;
+  |       ^
+  = hint: If this is intentional, prefix it with an underscore like `_b`
+
+  docs: https://docs.deno.com/lint/rules/no-unused-vars
+
+
+error[no-empty]: Empty block statement
+   --> /w/app/sub/b.ts:3:18
+    |
+> 3 |   if (x) {
+    |          ^
+> 4 |   }
+    |   ^
+    = hint: Add code or comment to the empty block
+
+  docs: https://docs.deno.com/lint/rules/no-empty
+
+
+error[no-unused-vars]: `c` is never used
+ --> /w/app/a.ts:5:7
+  |
+5 |   let c = 1;
+  |       ^
+  = hint: If this is intentional, prefix it with an underscore like `_c`
+
+  docs: https://docs.deno.com/lint/rules/no-unused-vars
+
+
+error[prefer-const]: `d` is never reassigned
+ --> /w/app/a.ts:8:7
+  |
+8 |   let d = 1;
+  |       ^
+  = hint: Use `const` instead
+
+  docs: https://docs.deno.com/lint/rules/prefer-const
+
+
+Found 5 problems
+Checked 2 files
+"""
+
+
+def test_lint_grouped_by_rule_every_location_message_and_hint_kept() -> None:
+    out = deno.diagnostics(["deno", "lint"], _LINT, 1)
+    assert out is not None
+    assert out.splitlines() == [
+        "(paths under /w/app/)",
+        "error[prefer-const] (2):",
+        "  a.ts:2:7 `a` is never reassigned",
+        "  a.ts:8:7 `d` is never reassigned",
+        "  hint: Use `const` instead",
+        "error[no-unused-vars] (2):",
+        "  sub/b.ts:3:7 `b` is never used (hint: If this is intentional, prefix it with an underscore like `_b`)",
+        "  a.ts:5:7 `c` is never used (hint: If this is intentional, prefix it with an underscore like `_c`)",
+        "error[no-empty]: Empty block statement",
+        "  sub/b.ts:3:18",
+        "  hint: Add code or comment to the empty block",
+        "Found 5 problems",
+        "Checked 2 files",
+    ]
+
+
+def test_lint_same_message_lists_every_location_and_keeps_unknown_lines() -> None:
+    raw = (
+        "error[no-explicit-any]: `any` type is not allowed\n --> /w/p/a.ts:1:5\n  = hint: Use a specific type\n\n"
+        "error[no-explicit-any]: `any` type is not allowed\n --> /w/p/b.ts:2:9\n  a line deno may add\n"
+        "  = hint: Use a specific type\n\nFound 2 problems\nChecked 2 files\n"
+    )
+    out = deno.diagnostics(["deno", "lint"], raw, 1)
+    assert out is not None
+    assert "error[no-explicit-any] (2): `any` type is not allowed" in out
+    assert "  a.ts:1:5" in out and "  b.ts:2:9" in out and "    a line deno may add" in out
+    assert out.count("hint: Use a specific type") == 1

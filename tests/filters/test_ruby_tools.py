@@ -34,6 +34,9 @@ _OFFENSE = re.compile(r"^(\S.*?):(\d+):(\d+): [CWEFR]: ")
         (["bundle", "exec", "rspec"], None),
         (["bundle", "outdated"], None),
         (["bundle", "install", "--help"], None),
+        (["bundle"], "bundle"),  # issue 16: bare bundle is bundle install
+        (["bundle", "--local"], "bundle"),
+        (["bundle", "--version"], None),
     ],
 )
 def test_select(argv: list[str], name: str | None) -> None:
@@ -48,7 +51,9 @@ def test_the_hook_reaches_them(command: str) -> None:
     assert got is not None and "rtk " in got, (command, engine.classify(command).reason)
 
 
-@pytest.mark.parametrize("case", ["project", "autocorrect", "debian-offenses", "shared-rubocop-default_rails-app"])
+@pytest.mark.parametrize(
+    "case", ["project", "autocorrect", "debian-offenses", "shared-rubocop-default_rails-app", "syntax-error"]
+)
 def test_every_offense_location_is_kept(case: str) -> None:
     """Grouped per cop, each file:line:col of the raw output is still in the output, under its file."""
     raw = (FIXTURES / "rubocop" / f"{case}.raw").read_text(encoding="utf-8")
@@ -74,6 +79,20 @@ def test_groups_count_and_keep_marks() -> None:
     assert "(104 offenses)" in text and "(12 offenses)" in text
     assert "lib/report.rb:4:5: W: Lint/UselessAssignment: Useless assignment to variable - unused." in text
     assert text.rstrip().endswith("8 more offenses can be corrected with `rubocop -A`")
+
+
+def test_second_message_line_of_a_syntax_offense_stays() -> None:
+    """Lint/Syntax prints the parser version on a line of its own under the message: part of the message."""
+    raw = (FIXTURES / "rubocop" / "syntax-error.raw").read_text(encoding="utf-8")
+    text = rubocop.rubocop(["rubocop", "bad.rb"], raw, 1)
+    using = "(Using Ruby 2.6 parser; configure using TargetRubyVersion parameter, under AllCops)"
+    assert f"bad.rb:2:3: E: Lint/Syntax: unexpected token tIDENTIFIER\n{using}\n" in text
+    assert f"bad.rb:3:1: E: Lint/Syntax: unexpected token kEND\n{using}\n" in text
+    assert "rows.sum" not in text and "^^^" not in text  # the echoed source and carets still go
+    # the same two-line message at two places is one group with both places
+    twice = raw.replace("unexpected token kEND", "unexpected token tIDENTIFIER")
+    text = rubocop.rubocop(["rubocop", "bad.rb"], twice, 1)
+    assert f"E: Lint/Syntax: unexpected token tIDENTIFIER\n{using} (2 offenses)\n  bad.rb: 2:3 3:1" in text
 
 
 def test_rubocop_without_summary_is_unrecognized() -> None:

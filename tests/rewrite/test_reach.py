@@ -309,3 +309,28 @@ def test_uv_run_script_goes_through_rtk_run(command: str, expected: str) -> None
 def test_uv_run_of_a_repl_server_or_redirect_is_not_a_script_run(command: str) -> None:
     got = _rewritten(command)
     assert got is None or not got.startswith("rtk run "), got
+
+
+@pytest.mark.parametrize(
+    ("command", "served"),
+    [
+        ("php -l a.php", True),
+        ("php -d display_errors=1 -l a.php", True),  # issue 16: an ini setting before -l went unrewritten
+        ("php -ddisplay_errors=1 -l a.php", True),
+        ("php -c php.ini -n -l a.php", True),
+        ("php -n -l a.php", True),
+        ("php -d display_errors=1 script.php -l", False),  # a script run: -l is the script's argument
+        ("php -r 'echo 1;' -l", False),
+        ("php artisan migrate", False),
+        ("bundle", True),  # issue 16: bare bundle is bundle install
+        ("bundle --local", True),
+        ("bundle exec rake", False),  # rewritten as the tool it runs, not as bundle
+        ("bundle --version", False),
+    ],
+)
+def test_php_lint_after_options_and_bare_bundle(command: str, served: bool) -> None:
+    got = _rewritten(command)
+    if served:
+        assert got == "rtk " + command, (command, got)
+    else:
+        assert got is None or not got.startswith(("rtk php", "rtk bundle")), (command, got)

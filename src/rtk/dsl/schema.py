@@ -24,6 +24,7 @@ FIELDS: dict[str, tuple[str, Any]] = {
     "description": ("str", ""),
     "match_command": ("regex", None),
     "strip_ansi": ("bool", False),
+    "table_cells": ("bool", False),
     "replace": ("replace", []),
     "match_output": ("match_output", []),
     "strip_lines_matching": ("regexes", []),

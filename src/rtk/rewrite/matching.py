@@ -134,6 +134,23 @@ def _words_after_opts(tool: str, args: list[str], count: int) -> list[str]:
     return out
 
 
+def _lead_flag(tool: str, args: list[str]) -> str:
+    """The first argument after the options ``rules.SUB_FLAG_OPTS`` lets come before a flag subcommand."""
+    opts = _rules.SUB_FLAG_OPTS.get(tool)
+    i = 0
+    if opts:
+        valued, bare = opts
+        while i < len(args):
+            a = args[i]
+            if a in valued:
+                i += 2
+            elif a in bare or (a[:2] in valued and len(a) > 2):
+                i += 1
+            else:
+                break
+    return args[i] if i < len(args) else ""
+
+
 def match(tool: str, args: list[str]) -> tuple[Rule, str] | None:
     """The rule covering ``tool args`` and the subcommand it matched, or None."""
     cands = _rules.BY_TOOL.get(tool)
@@ -147,11 +164,15 @@ def match(tool: str, args: list[str]) -> tuple[Rule, str] | None:
             return rule, (words[0] if words else "")
         for sub in rule.subs:
             if sub.startswith("-"):
-                if args and args[0] == sub:
+                if _lead_flag(tool, args) == sub:
                     return rule, sub
                 continue
             if words is None:
                 words = _words_after_opts(tool, args, 2)
+            if not sub:  # the tool with no subcommand word (bare `bundle` is `bundle install`)
+                if not words:
+                    return rule, sub
+                continue
             parts = sub.split(" ")
             if len(words) < len(parts):
                 continue

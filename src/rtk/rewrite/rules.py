@@ -241,7 +241,9 @@ RULES: list[Rule] = [
       raw_flags={"": ("-json",)}),
     R(38, "golangci-lint", ("golangci-lint",), ("run",), "rtk golangci-lint", "Go", 85),
     # --- ruby -----------------------------------------------------------------------------------
-    R(40, "bundle", ("bundle",), ("install", "update"), "rtk bundle", "Ruby", 70),
+    # "": bare `bundle` (or with options only) is `bundle install`.
+    R(40, "bundle", ("bundle",), ("install", "update", ""), "rtk bundle", "Ruby", 70,
+      raw_flags={"": ("--version", "-v", "--help", "-h")}),
     R(41, "rake", ("rake", "rails"), ("test",), "rtk rake", "Ruby", 85, sub_savings={"test": 90}),
     R(42, "rspec", ("rspec",), None, "rtk rspec", "Tests", 65, raw_flags={"": ("--format", "-f")}),
     R(43, "rubocop", ("rubocop",), None, "rtk rubocop", "Build", 65, raw_flags={"": ("--format", "-f")}),
@@ -333,6 +335,12 @@ GLOBAL_OPTS: dict[str, frozenset[str]] = {
     "ssh": frozenset(("-b", "-B", "-c", "-D", "-E", "-e", "-F", "-I", "-i", "-J", "-L", "-l", "-m", "-O", "-o",
                       "-P", "-p", "-Q", "-R", "-S", "-W", "-w")),
 }  # fmt: skip
+# Options that may come before a flag subcommand (``php -d display_errors=1 -l f.php``), for
+# matching a rule only: value-taking options (also glued, ``-dX=1``), then flags without a value.
+# Never used to strip a command for permission checks (``-d auto_prepend_file=...`` changes what runs).
+SUB_FLAG_OPTS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "php": (frozenset(("-c", "-d", "-z")), frozenset(("-n", "-e", "-H", "-q"))),
+}
 GLOBAL_OPTS["mvnw"] = GLOBAL_OPTS["mvnw.cmd"] = GLOBAL_OPTS["mvnd"] = GLOBAL_OPTS["mvn"]
 GLOBAL_OPTS["gradlew"] = GLOBAL_OPTS["gradlew.bat"] = GLOBAL_OPTS["gradle"]
 

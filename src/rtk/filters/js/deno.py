@@ -6,9 +6,10 @@ name => file:line:col, the error, source line, frames; bounded per block by
 ``limits.test_failure_lines``); the ``FAILURES`` list that repeats those headers goes;
 the ``ok | N passed | N failed`` summary and deno's own error lines stay; a closing
 ``Stack backtrace:`` whose frames are all ``<unknown>`` goes.
-``deno lint`` and ``deno check``: every diagnostic with its rule or TS code,
-message, source line, hint and location; the ``docs:`` links, the caret lines
-(the location gives the column) and empty gutter lines go. Output without the summary deno prints is shown raw. Other
+``deno lint`` and ``deno check``: every diagnostic with its rule or TS code, message,
+hint and location, compacted by :mod:`rtk.filters.js.denodiag` (check: one line per
+diagnostic; lint: grouped by rule); the quoted source lines, their markers and gutters
+and lint's ``docs:`` links go. Output without the summary deno prints is shown raw. Other
 reporters (``--reporter``, ``--json``, ``--compact``) run unfiltered.
 """
 
@@ -105,9 +106,10 @@ def diagnostics(argv: list[str], output: str, exit_code: int) -> str | None:
         if exit_code == 0 and all(_HEADER.match(ln) or not ln.strip() for ln in lines):
             return None  # deno check with nothing to report: its own one line
         raise Unrecognized("no deno diagnostics")
-    out = [
-        ln
-        for ln in lines
-        if not ln.strip().startswith("docs: https://") and not _CARETS.match(ln) and not _HEADER.match(ln)
-    ]
+    from rtk.filters.js import denodiag
+
+    kept = [ln for ln in lines if not _HEADER.match(ln)]
+    out = denodiag.check(kept) if argv[1] == "check" else denodiag.lint(kept)
+    if out is None:  # diagnostics of another shape: as before, only links, markers and gutters go
+        out = [ln for ln in kept if not ln.strip().startswith("docs: https://") and not _CARETS.match(ln)]
     return squeeze(out)

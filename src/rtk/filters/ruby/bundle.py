@@ -1,4 +1,4 @@
-"""Filter for ``bundle install`` and ``bundle update`` (Bundler's operation log).
+"""Filter for ``bundle install`` (also bare ``bundle``) and ``bundle update`` (Bundler's operation log).
 
 ``Using gem x.y`` lines (gems already installed, unchanged) become one count; gems
 installed or updated by this run stay listed, one line, and so do installed gems an update
@@ -39,7 +39,9 @@ _FRAME_REST = re.compile(r"^`?[^\s`']+'$")
 
 
 def select(argv: list[str]) -> Spec | None:
-    return Spec("bundle", bundle) if plain_sub(argv[1:], _SUBS, _RAW) else None
+    args = argv[1:]
+    bare = not any(not a.startswith("-") for a in args) and not any(a.split("=", 1)[0] in _RAW for a in args)
+    return Spec("bundle", bundle) if bare or plain_sub(args, _SUBS, _RAW) else None  # bare bundle: install
 
 
 def bundle(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:

@@ -3,7 +3,8 @@
 Offenses of one cop with the same severity, mark (``[Correctable]``, ``[Corrected]``) and
 message become one line, followed by every location of that offense per file
 (``  app/x.rb: 3:5 7:1``): each file, line and column is kept. An offense met once
-keeps its own line as rubocop printed it. The echoed source and caret lines, the
+keeps its own line as rubocop printed it. Message lines printed between the offense line
+and the echoed source (Lint/Syntax's ``(Using Ruby 2.6 parser; ...)``) are part of the message. The echoed source and caret lines, the
 ``Inspecting N files`` line, the progress row and the ``Offenses:`` header go; the
 ``N files inspected, ...`` summary, warnings and errors stay. Output without that
 summary prints raw; other formatters (``-f``/``--format``), listings and config
@@ -28,6 +29,7 @@ _OFFENSE = re.compile(r"^(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+): (?P<sev>[CW
 _SUMMARY = re.compile(r"^\d+ files? inspected, ")
 _INSPECTING = re.compile(r"^Inspecting \d+ files?$")
 _PROGRESS = re.compile(r"^[.CWEFRI]+$")
+_CARETS = re.compile(r"^\s*\^+\s*$")
 
 
 def select(argv: list[str]) -> Spec | None:
@@ -61,25 +63,40 @@ def rubocop(argv: list[str], output: str, exit_code: int) -> str:
     out: list[str] = []  # lines before the offenses (warnings) and after them (errors, summary)
     groups: dict[str, _Group] = {}
     order: list[str | _Group] = []  # kept lines and groups, in the order first met
-    in_offense = False  # after an offense line: its source and caret lines follow
+    pending: tuple[str, re.Match[str]] | None = None  # the offense line whose following lines are being read
+    block: list[str] = []  # the lines after it: more message lines, then the echoed source and its carets
+
+    def close() -> None:
+        # Lines before the echoed source line (the one over the carets) continue the message:
+        # Lint/Syntax's "(Using Ruby 2.6 parser; configure using TargetRubyVersion ...)".
+        assert pending is not None
+        ln, m = pending
+        carets = [i for i, x in enumerate(block) if _CARETS.match(x)]
+        more = block[: carets[-1] - 1] if carets and carets[-1] >= 1 else []
+        head = "\n".join([f"{m.group('sev')}: {m.group('rest')}", *more])
+        g = groups.get(head)
+        if g is None:
+            g = groups[head] = _Group("\n".join([ln, *more]), head)
+            order.append(g)
+        g.places.setdefault(m.group("file"), []).append(f"{m.group('line')}:{m.group('col')}")
+
     for ln in lines:
         m = _OFFENSE.match(ln)
+        if pending is not None and (m or _SUMMARY.match(ln) or not ln.strip()):
+            close()
+            pending, block = None, []
         if m:
             # Without --display-cop-names (rubocop < 0.52 default) the message alone is the key.
-            head = f"{m.group('sev')}: {m.group('rest')}"
-            g = groups.get(head)
-            if g is None:
-                g = groups[head] = _Group(ln, head)
-                order.append(g)
-            g.places.setdefault(m.group("file"), []).append(f"{m.group('line')}:{m.group('col')}")
-            in_offense = True
+            pending = (ln, m)
             continue
-        if in_offense and not _SUMMARY.match(ln) and ln.strip():
-            continue  # the echoed source line and its carets
-        in_offense = False
+        if pending is not None:
+            block.append(ln)
+            continue
         if _INSPECTING.match(ln) or _PROGRESS.match(ln) or ln == "Offenses:":
             continue
         order.append(ln)
+    if pending is not None:
+        close()
     for item in order:
         if isinstance(item, str):
             out.append(item)
