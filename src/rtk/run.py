@@ -318,7 +318,8 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
                     r = None
                 if r:
                     emit(r + "\n")
-                    guard.feed([], [r + "\n"])
+                if filt is not None:  # what it printed, and the lines it left out meanwhile (a reporting filter)
+                    guard.feed(_for_guard(filt, []), [r + "\n"] if r else [])
                 continue
         b = os.read(fd, 65536)
         if not b:
@@ -383,6 +384,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         try:
             summary = filt.finish(code)
             cut_items = filt.cut
+            guard.feed(_for_guard(filt, []), [])  # lines a reporting filter left out at the end
         except Exception as e:
             fail(e)
     if summary and not summary.endswith("\n"):
