@@ -332,7 +332,9 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
                 continue
             cut = len(pending)  # a 1 MiB line: process it anyway
         block, pending = decode(pending[:cut]), pending[cut:]
-        lines = [clean_line(ln) for ln in block.split("\n")]
+        lines = block.split("\n")
+        if "\r" in block or "\x1b" in block:  # else clean_line gives each line back as it is
+            lines = [clean_line(ln) for ln in lines]
         if block.endswith("\n"):
             lines.pop()
         raw_chars += sum(map(len, lines)) + len(lines)

@@ -181,3 +181,21 @@ def test_rtk_run_restores_a_line_the_fold_wrongly_left_out(
 
 def _fold_spec() -> Spec:
     return Spec("run", stream=live.factory(200))
+
+
+def test_rtk_run_cleans_escapes_and_redraws_as_it_streams(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A block holding colour codes or a carriage return is cleaned line by line; one without is used as read."""
+    monkeypatch.setenv("RTK_DATA_DIR", str(tmp_path / "data"))
+    script = tmp_path / "col.sh"
+    script.write_text(
+        'i=0; while [ $i -lt 2000 ]; do echo "step $i done"; i=$((i+1)); done\n'
+        "printf 'loading 10%%\\rloading 100%%\\n'\n"
+        "i=0; while [ $i -lt 2000 ]; do printf '\\033[32mINFO\\033[0m batch %d ok\\n' $i; i=$((i+1)); done\n"
+    )
+    assert run.run_spec(["sh", str(script)], _fold_spec()) == 0
+    out = capfd.readouterr().out
+    assert "\x1b" not in out and "\r" not in out
+    assert "loading 100%" in out.splitlines()
+    assert "INFO batch 0 ok" in out.splitlines()
