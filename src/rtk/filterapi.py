@@ -72,9 +72,9 @@ class LineFilter:
     cut = 0
     # What the stream fact guard (``rtk.factguard.StreamGuard``) reads. A filter with ``reports``
     # true can vouch for lines: when the runner sets ``unvouched`` to a list, ``feed`` appends to
-    # it every line it takes in except those it dropped as a benign shape it recognised positively
-    # (its tool's own progress lines, which name no problem, location or test), and the guard reads
-    # only what was appended. None (not enabled, or a filter that does not report): every line.
+    # it every line it takes in except those it printed whole and those it dropped as a benign shape
+    # it recognised positively (its tool's own progress lines, which name no problem, location or
+    # test), and the guard reads only what was appended. None (not enabled, or a filter that does not report): every line.
     # Only the runner enables it, so a filter wrapped in another (uv run, a pipe) never collects.
     reports = False
     unvouched: list[str] | None = None

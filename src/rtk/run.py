@@ -318,7 +318,8 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
                     r = None
                 if r:
                     emit(r + "\n")
-                    guard.feed([], [r + "\n"])
+                if filt is not None:  # what it printed, and the lines it left out meanwhile (a reporting filter)
+                    guard.feed(_for_guard(filt, []), [r + "\n"] if r else [])
                 continue
         b = os.read(fd, 65536)
         if not b:
@@ -331,7 +332,9 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
                 continue
             cut = len(pending)  # a 1 MiB line: process it anyway
         block, pending = decode(pending[:cut]), pending[cut:]
-        lines = [clean_line(ln) for ln in block.split("\n")]
+        lines = block.split("\n")
+        if "\r" in block or "\x1b" in block:  # else clean_line gives each line back as it is
+            lines = [clean_line(ln) for ln in lines]
         if block.endswith("\n"):
             lines.pop()
         raw_chars += sum(map(len, lines)) + len(lines)
@@ -383,6 +386,7 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
         try:
             summary = filt.finish(code)
             cut_items = filt.cut
+            guard.feed(_for_guard(filt, []), [])  # lines a reporting filter left out at the end
         except Exception as e:
             fail(e)
     if summary and not summary.endswith("\n"):

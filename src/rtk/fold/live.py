@@ -29,7 +29,14 @@ FOLLOW_IDLE = 2.0  # the same for a follow mode (tail -f, docker logs -f)
 
 
 class FoldStream(LineFilter):
-    """Folds a stream live (see the module docstring); ``cut`` counts the lines left out."""
+    """Folds a stream live (see the module docstring); ``cut`` counts the lines left out.
+
+    It reports to the stream fact guard (``LineFilter.unvouched``) exactly the lines it left
+    out: the fold's folded lines (``Folder.dropped``) and the data lines omitted. Every other
+    line was printed whole, as it came, so each of its facts is in the output already.
+    """
+
+    reports = True
 
     def __init__(self, argv: list[str], window: int = 200, idle_after: float | None = RUN_IDLE) -> None:
         super().__init__(argv)
@@ -60,7 +67,7 @@ class FoldStream(LineFilter):
             return self._join(self._decide())
         if self.mode == "fold":
             assert self.folder is not None
-            return self._join(self.folder.feed(line))
+            return self._join(self._report(self.folder.feed(line)))
         if self.mode == "raw":
             return line
         return self._join(self._data(line))
@@ -75,7 +82,7 @@ class FoldStream(LineFilter):
             return "\n".join(parts) if parts else None
         assert self.folder is not None
         self.seen += len(lines)
-        return self._join(self.folder.feed_lines(lines))
+        return self._join(self._report(self.folder.feed_lines(lines)))
 
     def finish(self, exit_code: int) -> str:
         if not self.mode:
@@ -107,7 +114,7 @@ class FoldStream(LineFilter):
             self.folder = self._new_folder(first - 1)
             for ln in lines:
                 out.extend(self.folder.feed(ln))
-            return out
+            return self._report(out)
         for no, ln in enumerate(lines, first):
             out.extend(self._data(ln, no))
         return out
@@ -117,7 +124,17 @@ class FoldStream(LineFilter):
 
         f = Folder(hold=HOLD)
         f.lines = before  # line numbers count from the start of the output (the recovery file's)
+        if self.unvouched is not None:
+            f.dropped = []  # the lines it folds away: reported to the fact guard
         return f
+
+    def _report(self, out: list[str]) -> list[str]:
+        """``out`` as given; the lines the fold left out meanwhile go to ``unvouched`` (when the runner asks)."""
+        f = self.folder
+        if f is not None and f.dropped and self.unvouched is not None:
+            self.unvouched += f.dropped
+            f.dropped.clear()
+        return out
 
     def _data(self, line: str, no: int = 0) -> list[str]:
         """Data: the first lines as they are, then a bounded tail; the lines between are counted."""
@@ -125,7 +142,9 @@ class FoldStream(LineFilter):
         if no <= self.head:
             return [line]
         if len(self.tail) == self.tail.maxlen:
-            self.tail.popleft()  # line no - maxlen: left out
+            gone = self.tail.popleft()  # line no - maxlen: left out
+            if self.unvouched is not None:
+                self.unvouched.append(gone)
             if not self.omit_from:
                 self.omit_from = no - len(self.tail) - 1
             self.omit_n += 1
@@ -138,7 +157,7 @@ class FoldStream(LineFilter):
             return []
         if self.mode == "fold":
             assert self.folder is not None
-            out = self.folder.finish()
+            out = self._report(self.folder.finish())
             self.folded += self.folder.folded
             self.folder = self._new_folder(self.seen)  # a quiet spell ends the held folds; the next start anew
             return out
