@@ -131,3 +131,22 @@ def test_tail_window_far_into_a_file_is_printed_exact_not_numbered(
     monkeypatch.setattr(read, "NUMBER_MAX", 64 << 20)
     assert read.main([str(f), "--tail-lines", "300"]) == 0
     assert capfdbinary.readouterr().out.decode().startswith(f"[rtk] {f}: last 300 lines (lines 701-1,000) folded")
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["cat {f} | head -5", "cat {f} | tail -3", "tail -n 300 {f} | head", "tail -n 400 {f} | tail -2", "cat {f} | cat -"],
+)
+def test_rewritten_read_feeding_head_or_tail_gives_the_files_own_lines(tmp_path: Path, line: str) -> None:
+    # `cat app.log | head -5` asks for the file's first lines: rewritten, rtk read must feed head the
+    # exact bytes, not the start of a folded view (which begins with rtk's header).
+    from rtk.rewrite import engine
+
+    f = _log(tmp_path)
+    cmd = line.format(f=f)
+    rewritten = engine.rewrite(cmd)
+    assert rewritten is not None and rewritten.startswith("rtk read --raw ")
+    rtk_line = f"{sys.executable} -m {rewritten}"
+    want = subprocess.run(["/bin/sh", "-c", cmd], capture_output=True, check=True).stdout
+    got = subprocess.run(["/bin/sh", "-c", rtk_line], capture_output=True, check=True).stdout
+    assert got == want and b"[rtk]" not in got

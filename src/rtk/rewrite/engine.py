@@ -272,6 +272,9 @@ def _plan(seg: _seg.Segment, role: str, conf: Settings, line: str, active_only: 
                 return _Plan(Classification("unsupported", f"{tool} with options rtk read does not model", rule))
             if active_only and not active(rule, values[at:]):
                 return _Plan(Classification("unsupported", "rtk read is not built yet", rule, sub, tool))
+            if role == "producer" and "--head-lines" not in edit[2]:
+                # cat a.log | head: head and tail show the file's own lines, never a folded view of them
+                edit = (edit[0], edit[1], "rtk read --raw" + edit[2][len("rtk read") :])
             return _finish(cls, values, at, res, conf, edit)
         argv = values[idx:]
         if not active_only or active(rule, argv):
