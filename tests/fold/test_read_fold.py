@@ -135,7 +135,13 @@ def test_tail_window_far_into_a_file_is_printed_exact_not_numbered(
 
 @pytest.mark.parametrize(
     "line",
-    ["cat {f} | head -5", "cat {f} | tail -3", "tail -n 300 {f} | head", "tail -n 400 {f} | tail -2", "cat {f} | cat -"],
+    [
+        "cat {f} | head -5",
+        "cat {f} | tail -3",
+        "tail -n 300 {f} | head",
+        "tail -n 400 {f} | tail -2",
+        "cat {f} | cat -",
+    ],
 )
 def test_rewritten_read_feeding_head_or_tail_gives_the_files_own_lines(tmp_path: Path, line: str) -> None:
     # `cat app.log | head -5` asks for the file's first lines: rewritten, rtk read must feed head the
