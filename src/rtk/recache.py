@@ -13,7 +13,8 @@ means compiling as ``re.compile`` does. Importing this module does not import ``
 
 from __future__ import annotations
 
-import _sre
+# _sre: the engine behind re (no type stubs)
+import _sre  # type: ignore[import-not-found]
 import sys
 
 TYPE_CHECKING = False

@@ -60,6 +60,15 @@ class _Spool:
             self.file.close()
 
 
+def replay(kept: _Spool, rest: Iterator[bytes]) -> Iterator[bytes]:
+    """What the fold read of standard input, then the rest of it (a fold that gave way may stop early)."""
+    try:
+        yield from kept.chunks()
+    finally:
+        kept.close()
+    yield from rest
+
+
 def sample(f: BinaryIO, sniffed: bytes, min_lines: int) -> tuple[list[bytes], bool]:
     """The chunks read to decide (``sniffed`` first) and whether the file has more than ``min_lines`` lines."""
     got = [sniffed] if sniffed else []
@@ -113,11 +122,20 @@ def _blocks(source: Iterator[bytes]) -> Iterator[list[str]]:
         yield data.removesuffix(b"\n").decode("utf-8", "surrogateescape").split("\n")
 
 
-def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None], first: int = 1) -> tuple[bool, int]:
+def fold(
+    name: str,
+    source: Iterator[bytes],
+    write: Callable[[bytes], None],
+    first: int = 1,
+    recover: Callable[[], str | None] | None = None,
+) -> tuple[bool, int]:
     """Print the folded view of a file (header line first) unless it would not be smaller; bytes read.
 
     ``first``: the file's own number of the first line of ``source`` (a tail window): the
     line ranges printed are the file's, so ``rtk read FILE --lines A-B`` gives them back.
+    ``recover``: for an input that cannot be read again (standard input), called once the fold
+    is known to be shorter: the file that now holds its exact bytes (named in the header
+    instead of ``name``), or None when there is none (then nothing is printed: not folded).
     """
     from rtk.factguard import StreamGuard
     from rtk.fold import Folder
@@ -171,10 +189,16 @@ def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None], fir
             spool.write(lost.encode("utf-8", "surrogateescape"))
         if spool.tell() >= raw * 0.9 or not folder.folded:
             return False, raw
+        again = name
+        if recover is not None:
+            kept = recover()
+            if kept is None:
+                return False, raw
+            again = kept
         what = f"{folder.lines:,} lines"
         if first > 1:
             what = f"last {folder.lines:,} lines (lines {first:,}-{first + folder.lines - 1:,})"
-        head = f"[rtk] {name}: {what} folded to {shown:,}; exact lines: rtk read {name} --lines A-B\n"
+        head = f"[rtk] {name}: {what} folded to {shown:,}; exact lines: rtk read {again} --lines A-B\n"
         write(head.encode("utf-8", "surrogateescape"))
         for b in spool.chunks():
             write(b)

@@ -57,8 +57,10 @@ saying so. Source code, data (JSON, YAML, CSV...) and other text stay byte for
 byte. A --tail-lines window of more than read.fold_min_lines lines of such a
 file is folded the same way (tail -n 300 app.log), its line ranges the file's
 own line numbers (numbering reads the file before the window, so a window that
-starts past 64 MiB is printed exact). --raw, --head-lines, --lines, -n or a level turn folding off
-for a call; read.fold = false in the config turns it off.
+starts past 64 MiB is printed exact). Standard input that is such a log is folded
+too when its bytes fit in a recovery file, which the header names for --lines A-B.
+--raw, --head-lines, --lines, -n or a level turn folding off for a call;
+read.fold = false in the config turns it off.
 
 rtk -v read prints on stderr what each file was printed as (folded and why,
 why a long file was not, binary: why 0 tokens saved are recorded) and the
@@ -253,7 +255,7 @@ def _one(
         body, first = _window.tail_of_file(inp, tail, number)
     elif tail is not None:
         body, first = _window.tail_of_stream(_window.chunks(f, sniffed), tail, number)
-    elif fold and inp.seekable:
+    elif fold and (inp.seekable or name == "-"):  # standard input too: a piped log folds like a file
         got = _folded(name, f, sniffed, o, header, fold, inp.start, inp.start)
         if got is None:
             return
@@ -306,6 +308,8 @@ def _folded(
     from rtk.commands import _readfold
 
     got, long = _readfold.sample(f, sniffed, fold)
+    if name == "-":
+        return _folded_stdin(f, got, long, o, header, fold)
     if not long:
         return _chain(got, _window.chunks(f))
     if not _readfold.decide(name, got):
@@ -351,6 +355,62 @@ def _folded(
     return _window.chunks(f)
 
 
+def _folded_stdin(
+    f: BinaryIO, got: list[bytes], long: bool, o: _Out, header: bytes, fold: int
+) -> Iterator[bytes] | None:
+    """Standard input that is a long log: folded, its exact bytes kept in a recovery file named in the header.
+
+    It cannot be read twice, so what is read is kept (in memory, past 8 MiB in a temporary file)
+    until the fold is known to be shorter; then the recovery file is written, and ``rtk read
+    FILE --lines A-B`` of that file gives back any range. Input that is not a log, does not
+    fold shorter, or cannot be kept whole in a recovery file (``tee.max_file_size``; recovery
+    files turned off) is printed byte for byte, as before.
+    """
+    from rtk.commands import _readfold
+
+    if not long:
+        return _chain(got, _window.chunks(f))
+    if not _readfold.decide("-", got):
+        _say("-", f"over read.fold_min_lines ({fold}) lines but source code, data or not log-like: not folded")
+        return _chain(got, _window.chunks(f))
+    kept = _readfold._Spool(8 << 20)
+    source = _chain(got, _window.chunks(f))
+    raw = _Count()
+    todo = [header] if header else []
+
+    def write(b: bytes) -> None:
+        if todo:
+            o.copy(todo.pop())
+        o.write(b)
+
+    def counted() -> Iterator[bytes]:
+        for b in source:
+            raw.add(b)
+            kept.write(b)
+            yield b
+
+    def recover() -> str | None:
+        from rtk import config, tee
+
+        if not tee.wanted(0, 1, kept.tell()) or kept.tell() > int(config.get("tee.max_file_size")):
+            return None
+        return tee.write(["read", "-"], b"".join(kept.chunks()))
+
+    try:
+        done, _ = _readfold.fold("stdin", counted(), write, 1, recover)
+    except BaseException:
+        kept.close()
+        raise
+    if done:
+        kept.close()
+        o.folded_raw += raw.total()
+        o.mode("folded")
+        _say("-", f"folded: log-like and over read.fold_min_lines ({fold}) lines; exact text in the recovery file")
+        return None
+    _say("-", "log-like, but not folded: not clearly smaller, or its bytes could not be kept in a recovery file")
+    return _readfold.replay(kept, source)
+
+
 def _chain(kept: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:
     yield from kept
     yield from rest
@@ -391,7 +451,7 @@ def main(args: list[str]) -> int:
             header = (b"\n" if idx else b"") + f"==> {name} <==\n".encode("utf-8", "surrogateescape")
         try:
             if name == "-":
-                _one(name, sys.stdin.buffer, header, o, head, tail, level, number, numbering, span)
+                _one(name, sys.stdin.buffer, header, o, head, tail, level, number, numbering, span, fold)
             else:
                 with open(name, "rb") as f:
                     _one(name, f, header, o, head, tail, level, number, numbering, span, fold)
