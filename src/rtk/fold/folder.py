@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import deque
 
 from rtk import recache
@@ -29,7 +28,7 @@ _ROUTE = (  # every character str.isspace() (and the regex \s) takes for a blank
     "\u200a\u2028\u2029\u202f\u205f\u3000.CgsWEF<"
 )
 _STARTS = recache.pattern(r"\s*$|\s+at |\s*\.\.\. |Caused by: |goroutine \d|stack backtrace:|[WEF<]")
-_DIGIT = re.compile(r"\d")
+_DIGIT = recache.pattern(r"\d")
 _ZEROS = bytes.maketrans(b"123456789", b"000000000")
 LONG = 40  # a line of more tokens than this is templated by its first LONG_KEEP tokens
 LONG_KEEP = 3
