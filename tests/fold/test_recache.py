@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import re
 import subprocess
 import sys
@@ -11,11 +12,13 @@ from pathlib import Path
 import pytest
 
 from rtk import recache
-from rtk.fold import detect, folder, markers, mask
+from rtk.fold import detect, folder, group, markers, mask
+
+LOGDATA = Path(__file__).resolve().parent.parent / "logdata"
 
 
 def _module_patterns() -> list[re.Pattern[str]]:
-    mods = (mask, markers, detect, folder)
+    mods = (mask, markers, detect, folder, group)
     return [v for m in mods for v in vars(m).values() if isinstance(v, re.Pattern)]
 
 
@@ -82,3 +85,28 @@ def test_import_of_recache_does_not_import_re() -> None:
         env={"PYTHONPATH": str(Path(importlib.util.find_spec("rtk").origin).parent.parent)},
     )  # type: ignore[union-attr]
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_a_warm_fold_of_a_log_compiles_no_pattern(tmp_path: Path) -> None:
+    """The second `rtk read` of a log in a fresh interpreter compiles nothing (the first one fills the cache)."""
+    log = LOGDATA / "nginx-access.log"
+    code = (
+        "import sys, os, rtk.recache as r; r.path = lambda: sys.argv[1]\n"
+        "import re._parser as c; n = [0]; o = c.parse\n"
+        "def count(*a):\n    n[0] += 1\n    return o(*a)\n"
+        "c.parse = count\n"
+        "from rtk.commands import _readfold\n"
+        "data = open(sys.argv[2], 'rb').read()\n"
+        "assert _readfold.decide('x.log', [data])\n"
+        "assert _readfold.fold('x.log', iter([data]), lambda b: None)[0]\n"
+        "print(n[0])\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code, str(tmp_path / "c.cache"), str(log)], capture_output=True, text=True, env=env
+        )
+        for _ in range(2)
+    ]
+    assert [r.stderr for r in runs] == ["", ""]
+    assert int(runs[0].stdout) >= 10 and int(runs[1].stdout) == 0
