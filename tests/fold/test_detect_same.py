@@ -126,3 +126,17 @@ def test_same_decisions_on_generated_lines(lines: list[str]) -> None:
 def test_most_is_a_count(flags: list[bool], share: float) -> None:
     items = ["y" if f else "" for f in flags]
     assert detect._most(bool, items, share) == (sum(flags) >= share * len(flags))
+
+
+def test_a_log_file_name_is_no_language_but_by_shebang() -> None:
+    """decide() skips the language tables for ``*.log`` without a shebang: no table may name such a file."""
+    from rtk.commands import _readfold, _source
+
+    assert not [e for e in _source._BY_EXT if e.lower() == ".log"]
+    assert not [n for n in _source._BY_NAME if n.lower().endswith(".log")]
+    for name in ("app.log", "x.LOG", "Makefile.log", "dir/build.py.log"):
+        assert _source.language(name, "2024-01-01 INFO x\n") is None
+        assert _source.language(name, "#!/bin/bash\necho\n") is not None
+    body = "".join(f"2024-05-01 10:00:{i % 60:02d} INFO tick {i}\n" for i in range(300)).encode()
+    assert _readfold.decide("app.log", [body])
+    assert not _readfold.decide("app.log", [b"#!/bin/sh\n" + body])  # a script that happens to be named .log

@@ -86,12 +86,17 @@ def sample(f: BinaryIO, sniffed: bytes, min_lines: int) -> tuple[list[bytes], bo
 
 def decide(name: str, got: list[bytes]) -> bool:
     """Fold this file? Source code, data files and text that is not log-like stay byte-exact."""
-    from rtk.commands import _source
     from rtk.fold import detect
 
     text = b"".join(got).decode("utf-8", "surrogateescape")
-    if name.lower().endswith(detect.DATA_EXT) or _source.language(name, text[:200]) is not None:
+    if name.lower().endswith(detect.DATA_EXT):
         return False
+    # A ``.log`` file is source code only by its shebang: the language tables are not loaded for it.
+    if not name.lower().endswith(".log") or text.startswith("#!"):
+        from rtk.commands import _source
+
+        if _source.language(name, text[:200]) is not None:
+            return False
     lines = text.split("\n")[:-1]  # whole lines only
     return detect.looks_like_log(lines[:2000])
 
