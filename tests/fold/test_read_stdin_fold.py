@@ -64,12 +64,59 @@ def test_raw_window_and_no_recovery_file_stay_exact() -> None:
     assert _read(data, "-", env=env) == data
 
 
-def test_a_fold_that_gives_way_prints_every_byte_read_and_unread() -> None:
-    """A NUL byte or a line over 1 MiB past the sample: the fold stops early; what it read, and the rest, print."""
+def _env_with(tmp_path: Path, toml: str) -> dict[str, str]:
+    cfg = tmp_path / "cfg"
+    (cfg / "rtk").mkdir(parents=True, exist_ok=True)
+    (cfg / "rtk" / "config.toml").write_text(toml)
+    return {**os.environ, "XDG_CONFIG_HOME": str(cfg)}
+
+
+def test_a_fold_that_gives_way_prints_every_byte_read_and_unread(tmp_path: Path) -> None:
+    """A NUL byte past the sample: the fold stops early; what it read, and the rest, print byte for byte."""
     data = _log()
-    for tail in (b"2024-05-01T10:09:00Z INFO \x00 binary\n", b"x" * ((1 << 20) + 10) + b"\n"):
-        big = data * 40 + tail + data
-        assert _read(big, "-") == big
+    env = _env_with(tmp_path, "[tee]\nmax_file_size = 8388608\n")  # room for all of it: the fold itself gives way
+    big = data * 10 + b"2024-05-01T10:09:00Z INFO \x00 binary\n" + data
+    assert _read(big, "-", env=env) == big
+    f = tmp_path / "big.log"
+    f.write_bytes(big)
+    assert _read(b"", str(f), env=env) == big  # as the file gives way
+    assert _read(data * 10, "-", env=env).startswith(b"[rtk] stdin: ")
+
+
+def test_stdin_past_what_a_recovery_file_keeps_streams_exact(tmp_path: Path) -> None:
+    """Past tee.max_file_size the held bytes print and the rest streams through: a pipe that never ends is not held."""
+    data = _log()
+    env = _env_with(tmp_path, "[tee]\nmax_file_size = 100000\n")
+    assert _read(data * 5, "-", env=env) == data * 5  # 160 kB: not folded, byte for byte
+    assert _read(data * 2, "-", env=env).startswith(b"[rtk] stdin: ")  # 64 kB: folded
+    import select
+
+    p = subprocess.Popen([*RTK, "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    assert p.stdin is not None and p.stdout is not None
+    try:
+        p.stdin.write(data * 5)
+        p.stdin.flush()  # the pipe stays open: rtk must print without waiting for its end
+        got = b""
+        while len(got) < len(data) * 4:
+            ready, _, _ = select.select([p.stdout], [], [], 20)
+            assert ready, f"only {len(got)} bytes printed while the pipe stays open"
+            got += os.read(p.stdout.fileno(), 1 << 16)
+        assert (data * 5).startswith(got)
+    finally:
+        p.stdin.close()
+        rest = p.stdout.read()
+        p.wait(20)
+    assert got + rest == data * 5
+
+
+def test_a_terminal_is_never_held() -> None:
+    from rtk.commands import read
+
+    class Tty:
+        def isatty(self) -> bool:
+            return True
+
+    assert not read._stdin_folds(Tty())  # type: ignore[arg-type]
 
 
 def test_a_real_log_through_stdin_matches_its_file(tmp_path: Path) -> None:

@@ -60,13 +60,50 @@ class _Spool:
             self.file.close()
 
 
-def replay(kept: _Spool, rest: Iterator[bytes]) -> Iterator[bytes]:
-    """What the fold read of standard input, then the rest of it (a fold that gave way may stop early)."""
-    try:
-        yield from kept.chunks()
-    finally:
-        kept.close()
-    yield from rest
+class Held:
+    """Standard input being folded: it cannot be read twice, so what the fold reads is kept.
+
+    In memory, past 8 MiB in a temporary file, until the fold is known to be shorter; then its
+    exact bytes go to a recovery file (named in the header: ``rtk read FILE --lines A-B`` of it
+    gives back any range). Past what a recovery file keeps whole (``tee.max_file_size``) the
+    fold gives way: what was held is printed, and the rest streams through (a pipe that never
+    ends is not held). A fold that gives way prints what was held, then the rest, byte for byte.
+    """
+
+    def __init__(self, got: list[bytes], f: BinaryIO) -> None:
+        from itertools import chain
+
+        from rtk import config
+
+        self.cap = int(config.get("tee.max_file_size"))
+        self.kept = _Spool(8 << 20)
+        self.source = chain(got, _window.chunks(f))
+
+    def chunks(self) -> Iterator[bytes]:
+        for b in self.source:
+            self.kept.write(b)
+            if self.kept.tell() > self.cap:
+                raise _NotLog
+            yield b
+
+    def recover(self) -> str | None:
+        """The recovery file now holding every byte read (None: none was written)."""
+        from rtk import tee
+
+        if not tee.wanted(0, 1, self.kept.tell()):
+            return None
+        kept = tee.write(["read", "-"], b"".join(self.kept.chunks()))
+        if kept is not None:  # the fold is printed now: nothing is read back
+            self.kept.close()
+        return kept
+
+    def replay(self) -> Iterator[bytes]:
+        """What was read, then the rest of the input."""
+        try:
+            yield from self.kept.chunks()
+        finally:
+            self.kept.close()
+        yield from self.source
 
 
 def sample(f: BinaryIO, sniffed: bytes, min_lines: int) -> tuple[list[bytes], bool]:

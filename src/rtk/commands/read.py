@@ -255,7 +255,7 @@ def _one(
         body, first = _window.tail_of_file(inp, tail, number)
     elif tail is not None:
         body, first = _window.tail_of_stream(_window.chunks(f, sniffed), tail, number)
-    elif fold and (inp.seekable or name == "-"):  # standard input too: a piped log folds like a file
+    elif fold and (inp.seekable or (name == "-" and _stdin_folds(f))):  # a piped log folds like a file
         got = _folded(name, f, sniffed, o, header, fold, inp.start, inp.start)
         if got is None:
             return
@@ -294,6 +294,13 @@ def _one(
             o.write(numbering.feed(b))
 
 
+def _stdin_folds(f: BinaryIO) -> bool:
+    """Standard input is folded only from a pipe or a file (not a terminal) and with recovery files on."""
+    from rtk import tee
+
+    return not f.isatty() and tee.enabled()
+
+
 NUMBER_MAX = 64 << 20  # bytes before a tail window read to number its lines (only then is it folded)
 
 
@@ -308,8 +315,6 @@ def _folded(
     from rtk.commands import _readfold
 
     got, long = _readfold.sample(f, sniffed, fold)
-    if name == "-":
-        return _folded_stdin(f, got, long, o, header, fold)
     if not long:
         return _chain(got, _window.chunks(f))
     if not _readfold.decide(name, got):
@@ -331,84 +336,32 @@ def _folded(
         o.write(b)
 
     raw = _Count()
+    held = _readfold.Held(got, f) if name == "-" else None  # standard input: read once, so what is read is kept
 
     def counted() -> Iterator[bytes]:
-        for b in _chain(got, _window.chunks(f)):
+        for b in _chain(got, _window.chunks(f)) if held is None else held.chunks():
             raw.add(b)
             yield b
 
-    done, _ = _readfold.fold(name, counted(), write, first)
+    if held is None:
+        done, _ = _readfold.fold(name, counted(), write, first)
+    else:
+        done, _ = _readfold.fold("stdin", counted(), write, 1, held.recover)
+    again = "--raw, or --lines A-B" if held is None else "the recovery file named in the header, with --lines A-B"
     if done:
         o.folded_raw += raw.total()
         o.mode("folded")
-        _say(
-            name,
-            f"folded: log-like and over read.fold_min_lines ({fold}) lines; exact text: --raw, or --lines A-B"
-            " for the lines behind a fold",
-        )
+        _say(name, f"folded: log-like and over read.fold_min_lines ({fold}) lines; exact text: {again} for the lines")
         return None
     _say(
         name,
-        "log-like, but not folded: the folded view would not be clearly smaller (or a NUL byte or a line over 1 MiB)",
+        "log-like, but not folded: the folded view would not be clearly smaller (or a NUL byte or a line over 1 MiB"
+        + (", or more than a recovery file keeps)" if held else ")"),
     )
+    if held is not None:
+        return held.replay()
     f.seek(start)
     return _window.chunks(f)
-
-
-def _folded_stdin(
-    f: BinaryIO, got: list[bytes], long: bool, o: _Out, header: bytes, fold: int
-) -> Iterator[bytes] | None:
-    """Standard input that is a long log: folded, its exact bytes kept in a recovery file named in the header.
-
-    It cannot be read twice, so what is read is kept (in memory, past 8 MiB in a temporary file)
-    until the fold is known to be shorter; then the recovery file is written, and ``rtk read
-    FILE --lines A-B`` of that file gives back any range. Input that is not a log, does not
-    fold shorter, or cannot be kept whole in a recovery file (``tee.max_file_size``; recovery
-    files turned off) is printed byte for byte, as before.
-    """
-    from rtk.commands import _readfold
-
-    if not long:
-        return _chain(got, _window.chunks(f))
-    if not _readfold.decide("-", got):
-        _say("-", f"over read.fold_min_lines ({fold}) lines but source code, data or not log-like: not folded")
-        return _chain(got, _window.chunks(f))
-    kept = _readfold._Spool(8 << 20)
-    source = _chain(got, _window.chunks(f))
-    raw = _Count()
-    todo = [header] if header else []
-
-    def write(b: bytes) -> None:
-        if todo:
-            o.copy(todo.pop())
-        o.write(b)
-
-    def counted() -> Iterator[bytes]:
-        for b in source:
-            raw.add(b)
-            kept.write(b)
-            yield b
-
-    def recover() -> str | None:
-        from rtk import config, tee
-
-        if not tee.wanted(0, 1, kept.tell()) or kept.tell() > int(config.get("tee.max_file_size")):
-            return None
-        return tee.write(["read", "-"], b"".join(kept.chunks()))
-
-    try:
-        done, _ = _readfold.fold("stdin", counted(), write, 1, recover)
-    except BaseException:
-        kept.close()
-        raise
-    if done:
-        kept.close()
-        o.folded_raw += raw.total()
-        o.mode("folded")
-        _say("-", f"folded: log-like and over read.fold_min_lines ({fold}) lines; exact text in the recovery file")
-        return None
-    _say("-", "log-like, but not folded: not clearly smaller, or its bytes could not be kept in a recovery file")
-    return _readfold.replay(kept, source)
 
 
 def _chain(kept: list[bytes], rest: Iterator[bytes]) -> Iterator[bytes]:
