@@ -60,6 +60,52 @@ class _Spool:
             self.file.close()
 
 
+class Held:
+    """Standard input being folded: it cannot be read twice, so what the fold reads is kept.
+
+    In memory, past 8 MiB in a temporary file, until the fold is known to be shorter; then its
+    exact bytes go to a recovery file (named in the header: ``rtk read FILE --lines A-B`` of it
+    gives back any range). Past what a recovery file keeps whole (``tee.max_file_size``) the
+    fold gives way: what was held is printed, and the rest streams through (a pipe that never
+    ends is not held). A fold that gives way prints what was held, then the rest, byte for byte.
+    """
+
+    def __init__(self, got: list[bytes], f: BinaryIO) -> None:
+        from itertools import chain
+
+        from rtk import config
+
+        self.cap = int(config.get("tee.max_file_size"))
+        self.kept = _Spool(8 << 20)
+        self.source = chain(got, _window.chunks(f))
+
+    def chunks(self) -> Iterator[bytes]:
+        for b in self.source:
+            self.kept.write(b)
+            if self.kept.tell() > self.cap:
+                raise _NotLog
+            yield b
+
+    def recover(self) -> str | None:
+        """The recovery file now holding every byte read (None: none was written)."""
+        from rtk import tee
+
+        if not tee.wanted(0, 1, self.kept.tell()):
+            return None
+        kept = tee.write(["read", "-"], b"".join(self.kept.chunks()))
+        if kept is not None:  # the fold is printed now: nothing is read back
+            self.kept.close()
+        return kept
+
+    def replay(self) -> Iterator[bytes]:
+        """What was read, then the rest of the input."""
+        try:
+            yield from self.kept.chunks()
+        finally:
+            self.kept.close()
+        yield from self.source
+
+
 def sample(f: BinaryIO, sniffed: bytes, min_lines: int) -> tuple[list[bytes], bool]:
     """The chunks read to decide (``sniffed`` first) and whether the file has more than ``min_lines`` lines."""
     got = [sniffed] if sniffed else []
@@ -77,12 +123,17 @@ def sample(f: BinaryIO, sniffed: bytes, min_lines: int) -> tuple[list[bytes], bo
 
 def decide(name: str, got: list[bytes]) -> bool:
     """Fold this file? Source code, data files and text that is not log-like stay byte-exact."""
-    from rtk.commands import _source
     from rtk.fold import detect
 
     text = b"".join(got).decode("utf-8", "surrogateescape")
-    if name.lower().endswith(detect.DATA_EXT) or _source.language(name, text[:200]) is not None:
+    if name.lower().endswith(detect.DATA_EXT):
         return False
+    # A ``.log`` file is source code only by its shebang: the language tables are not loaded for it.
+    if not name.lower().endswith(".log") or text.startswith("#!"):
+        from rtk.commands import _source
+
+        if _source.language(name, text[:200]) is not None:
+            return False
     lines = text.split("\n")[:-1]  # whole lines only
     return detect.looks_like_log(lines[:2000])
 
@@ -113,11 +164,20 @@ def _blocks(source: Iterator[bytes]) -> Iterator[list[str]]:
         yield data.removesuffix(b"\n").decode("utf-8", "surrogateescape").split("\n")
 
 
-def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None], first: int = 1) -> tuple[bool, int]:
+def fold(
+    name: str,
+    source: Iterator[bytes],
+    write: Callable[[bytes], None],
+    first: int = 1,
+    recover: Callable[[], str | None] | None = None,
+) -> tuple[bool, int]:
     """Print the folded view of a file (header line first) unless it would not be smaller; bytes read.
 
     ``first``: the file's own number of the first line of ``source`` (a tail window): the
     line ranges printed are the file's, so ``rtk read FILE --lines A-B`` gives them back.
+    ``recover``: for an input that cannot be read again (standard input), called once the fold
+    is known to be shorter: the file that now holds its exact bytes (named in the header
+    instead of ``name``), or None when there is none (then nothing is printed: not folded).
     """
     from rtk.factguard import StreamGuard
     from rtk.fold import Folder
@@ -171,10 +231,16 @@ def fold(name: str, source: Iterator[bytes], write: Callable[[bytes], None], fir
             spool.write(lost.encode("utf-8", "surrogateescape"))
         if spool.tell() >= raw * 0.9 or not folder.folded:
             return False, raw
+        again = name
+        if recover is not None:
+            kept = recover()
+            if kept is None:
+                return False, raw
+            again = kept
         what = f"{folder.lines:,} lines"
         if first > 1:
             what = f"last {folder.lines:,} lines (lines {first:,}-{first + folder.lines - 1:,})"
-        head = f"[rtk] {name}: {what} folded to {shown:,}; exact lines: rtk read {name} --lines A-B\n"
+        head = f"[rtk] {name}: {what} folded to {shown:,}; exact lines: rtk read {again} --lines A-B\n"
         write(head.encode("utf-8", "surrogateescape"))
         for b in spool.chunks():
             write(b)

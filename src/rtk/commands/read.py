@@ -57,8 +57,10 @@ saying so. Source code, data (JSON, YAML, CSV...) and other text stay byte for
 byte. A --tail-lines window of more than read.fold_min_lines lines of such a
 file is folded the same way (tail -n 300 app.log), its line ranges the file's
 own line numbers (numbering reads the file before the window, so a window that
-starts past 64 MiB is printed exact). --raw, --head-lines, --lines, -n or a level turn folding off
-for a call; read.fold = false in the config turns it off.
+starts past 64 MiB is printed exact). Standard input that is such a log is folded
+too when its bytes fit in a recovery file, which the header names for --lines A-B.
+--raw, --head-lines, --lines, -n or a level turn folding off for a call;
+read.fold = false in the config turns it off.
 
 rtk -v read prints on stderr what each file was printed as (folded and why,
 why a long file was not, binary: why 0 tokens saved are recorded) and the
@@ -253,7 +255,7 @@ def _one(
         body, first = _window.tail_of_file(inp, tail, number)
     elif tail is not None:
         body, first = _window.tail_of_stream(_window.chunks(f, sniffed), tail, number)
-    elif fold and inp.seekable:
+    elif fold and (inp.seekable or (name == "-" and _stdin_folds(f))):  # a piped log folds like a file
         got = _folded(name, f, sniffed, o, header, fold, inp.start, inp.start)
         if got is None:
             return
@@ -292,6 +294,13 @@ def _one(
             o.write(numbering.feed(b))
 
 
+def _stdin_folds(f: BinaryIO) -> bool:
+    """Standard input is folded only from a pipe or a file (not a terminal) and with recovery files on."""
+    from rtk import tee
+
+    return not f.isatty() and tee.enabled()
+
+
 NUMBER_MAX = 64 << 20  # bytes before a tail window read to number its lines (only then is it folded)
 
 
@@ -327,26 +336,30 @@ def _folded(
         o.write(b)
 
     raw = _Count()
+    held = _readfold.Held(got, f) if name == "-" else None  # standard input: read once, so what is read is kept
 
     def counted() -> Iterator[bytes]:
-        for b in _chain(got, _window.chunks(f)):
+        for b in _chain(got, _window.chunks(f)) if held is None else held.chunks():
             raw.add(b)
             yield b
 
-    done, _ = _readfold.fold(name, counted(), write, first)
+    if held is None:
+        done, _ = _readfold.fold(name, counted(), write, first)
+    else:
+        done, _ = _readfold.fold("stdin", counted(), write, 1, held.recover)
+    again = "--raw, or --lines A-B" if held is None else "the recovery file named in the header, with --lines A-B"
     if done:
         o.folded_raw += raw.total()
         o.mode("folded")
-        _say(
-            name,
-            f"folded: log-like and over read.fold_min_lines ({fold}) lines; exact text: --raw, or --lines A-B"
-            " for the lines behind a fold",
-        )
+        _say(name, f"folded: log-like and over read.fold_min_lines ({fold}) lines; exact text: {again} for the lines")
         return None
     _say(
         name,
-        "log-like, but not folded: the folded view would not be clearly smaller (or a NUL byte or a line over 1 MiB)",
+        "log-like, but not folded: the folded view would not be clearly smaller (or a NUL byte or a line over 1 MiB"
+        + (", or more than a recovery file keeps)" if held else ")"),
     )
+    if held is not None:
+        return held.replay()
     f.seek(start)
     return _window.chunks(f)
 
@@ -391,7 +404,7 @@ def main(args: list[str]) -> int:
             header = (b"\n" if idx else b"") + f"==> {name} <==\n".encode("utf-8", "surrogateescape")
         try:
             if name == "-":
-                _one(name, sys.stdin.buffer, header, o, head, tail, level, number, numbering, span)
+                _one(name, sys.stdin.buffer, header, o, head, tail, level, number, numbering, span, fold)
             else:
                 with open(name, "rb") as f:
                     _one(name, f, header, o, head, tail, level, number, numbering, span, fold)

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-import re
-
+from rtk import recache
 from rtk.fold.mask import mask, tokens
 from rtk.fold.miner import Miner
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 # A log line starts with a timestamp, a level, a syslog/kernel/glog/logcat prefix or a client address.
-_START = re.compile(
+_START = recache.pattern(
     r"\s*(?:\[?\d{4}-\d{2}-\d{2}[T _]\d|\[?\d{4}/\d{2}/\d{2} \d|\[?\d{1,2}/\w{3}/\d{4}"
     r"|\w{3} [ \d]\d \d{2}:\d{2}:\d{2}|\[?\d{2}:\d{2}:\d{2}|\[\s*\d+\.\d+\]|<\d>|[IWEFD]\d{4} \d"
     r"|\d{1,3}(?:\.\d{1,3}){3} |\[?(?i:trace|debug|info|notice|warn(?:ing)?|error|fatal|critical|severe)\b"
     r"|[VDIWEF]/\w|\d{10}(?:\.\d+)?\s|(?:time|ts|level)=)"
 )
+_YAML = recache.pattern(r"\s*(?:- |[\w.\"'-]+:(?: |$))")
 DATA_EXT = (".json", ".jsonl", ".ndjson", ".yaml", ".yml", ".csv", ".tsv", ".toml", ".xml", ".html", ".svg")
 
 
@@ -29,23 +33,20 @@ def data_kind(lines: list[str]) -> str | None:
         first[:1] == "[" and (first == "[" or (first[-1:] in ']}[{,"' and first[1:2] in '[{"]0123456789-tfn '))
     ):
         return "json"
-    if first.startswith("---") or (
-        sum(1 for ln in body if re.match(r"\s*(?:- |[\w.\"'-]+:(?: |$))", ln)) >= 0.9 * len(body)
-    ):
+    if first.startswith("---") or _most(_YAML.match, body, 0.9):
         return "yaml"
     for sep, name in (("\t", "tsv"), (",", "csv")):
         n = body[0].count(sep)
         if n < 2 or f"{sep} " in body[0]:
             continue
-        same = sum(1 for ln in body if ln.count(sep) == n)
-        if same >= 0.95 * len(body):
+        if _most(lambda ln: ln.count(sep) == n, body, 0.95):  # noqa: B023  (used before the loop moves on)
             return name
     if _aligned(body):
         return "table"
     return None
 
 
-_GAP = re.compile(r"  +(?=\S)")
+_GAP = recache.pattern(r"  +(?=\S)")
 
 
 def _aligned(body: list[str]) -> bool:
@@ -53,14 +54,14 @@ def _aligned(body: list[str]) -> bool:
     same place (after two or more blanks) on 80% of the lines, a header among the first lines names them,
     and the lines do not start like log lines (a log padded after its level or logger is still a log)."""
     sample = body[:400]
-    if len(sample) < 20:
+    if len(sample) < 20 or _most(_START.match, sample, 0.6):  # log lines (looked at first: it is quicker)
         return False
     starts: dict[int, int] = {}
     for ln in sample:
         for m in _GAP.finditer(ln):
             starts[m.end()] = starts.get(m.end(), 0) + 1
     shared = {i for i, n in starts.items() if n >= 0.8 * len(sample)}
-    if len(shared) < 2 or sum(1 for ln in sample if _START.match(ln)) >= 0.6 * len(sample):
+    if len(shared) < 2:
         return False
     # A header names the columns where they start: words, no digits (progress lines align too, without one).
     return any(
@@ -69,12 +70,30 @@ def _aligned(body: list[str]) -> bool:
     )
 
 
+def _most(test: Callable[[str], object], lines: list[str], share: float) -> bool:
+    """Whether ``test`` holds for at least ``share`` of ``lines``: the same answer as counting them all, found
+    as soon as it is known (a log's lines are not all looked at to know that most start like log lines)."""
+    need = share * len(lines)
+    n = len(lines)
+    hits = misses = 0
+    for ln in lines:
+        if test(ln):
+            hits += 1
+            if hits >= need:
+                return True
+        else:
+            misses += 1
+            if n - misses < need:
+                return False
+    return hits >= need
+
+
 def looks_like_log(lines: list[str]) -> bool:
     """Most lines start like log lines, or one template covers most of them; never data."""
     body = [ln for ln in lines if ln.strip()]
     if len(body) < 20 or data_kind(body) is not None:
         return False
-    if sum(1 for ln in body if _START.match(ln)) >= 0.6 * len(body):
+    if _most(_START.match, body, 0.6):
         return True
     m = Miner()
     for ln in body:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from collections import deque
 
+from rtk import recache
 from rtk.fold.group import Group, render_fold
 from rtk.fold.held import count_held, put_back
 from rtk.fold.markers import Blocks, access, has_hint, is_location, is_marker
@@ -27,8 +27,8 @@ _ROUTE = (  # every character str.isspace() (and the regex \s) takes for a blank
     "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
     "\u200a\u2028\u2029\u202f\u205f\u3000.CgsWEF<"
 )
-_STARTS = re.compile(r"\s*$|\s+at |\s*\.\.\. |Caused by: |goroutine \d|stack backtrace:|[WEF<]")
-_DIGIT = re.compile(r"\d")
+_STARTS = recache.pattern(r"\s*$|\s+at |\s*\.\.\. |Caused by: |goroutine \d|stack backtrace:|[WEF<]")
+_DIGIT = recache.pattern(r"\d")
 _ZEROS = bytes.maketrans(b"123456789", b"000000000")
 LONG = 40  # a line of more tokens than this is templated by its first LONG_KEEP tokens
 LONG_KEEP = 3

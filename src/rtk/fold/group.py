@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from functools import reduce
 from itertools import accumulate, chain, repeat
 from operator import add, gt, itemgetter, lt, mul, truediv
 
+from rtk import recache
 from rtk.fold.miner import Template
 
 TYPE_CHECKING = False
@@ -24,7 +24,7 @@ OUTLIER_AFTER = 20  # ...once the field has this many values, and only if it goe
 _EDGES = "()[]{}<>,;\"'`*#=%µ" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
-_NUMBER = re.compile(r"\d[\d.]*")
+_NUMBER = recache.pattern(r"\d[\d.]*")
 
 
 def _num(tok: str) -> float | None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
+from rtk import recache
 
 # Level words as loggers print them (upper case, or inside brackets/after level= in any case).
-_LEVEL = re.compile(
+_LEVEL = recache.pattern(
     r"\b(?:DETAIL|HINT|STATEMENT|CONTEXT):  "  # PostgreSQL's lines that go with an error
     r"|\b(?:WARN(?:ING)?|ERROR|ERR|FATAL|CRIT(?:ICAL)?|SEVERE|ALERT|EMERG(?:ENCY)?|PANIC|FAIL(?:ED|URE)?)\b"
     r"|\[(?i:warn(?:ing)?|error|err|fatal|crit(?:ical)?|alert|emerg|panic|severe)\]"
@@ -15,37 +15,37 @@ _LEVEL = re.compile(
     r"|^<[0-4]>"  # syslog priority emerg..warning
 )
 # Words anywhere in a line, any case: the failure itself in prose.
-_WORD = re.compile(
+_WORD = recache.pattern(
     r"(?i)(?<!-)\b(?:errors?|exceptions?|traceback|panic(?:ked)?|fatal|fail(?:ed|s|ure|ures)?|warn(?:ing|ings)?"
     r"|critical|abort(?:ed)?|segmentation fault|core dumped|denied|refused|timed? ?out|unreachable|deprecat\w*)\b(?![-=])"
 )
 # A word that is part of a command-line option or its value (``--error-format=json``, ``no-panic``,
 # ``--cap-lints warn``) names no failure: a compiler's command line is not an error.
-_OPTION = re.compile(r"(?:^|\s)--?[\w-]+[ =]$")
+_OPTION = recache.pattern(r"(?:^|\s)--?[\w-]+[ =]$")
 # "0 errors", "no warnings", "errors=0": a count of nothing is not a failure.
-_NOTHING = re.compile(
+_NOTHING = recache.pattern(
     r"(?i)\b(?:0|no|zero|without)\s+(?:\w+\s+)?(?:errors?|warnings?|failures?|failed)\b"
     r"|\b(?:errors?|warnings?|failures?|failed)\s*[=:]\s*0\b"
 )
 # Access logs: "GET /x HTTP/1.1" 404 ...
-_ACCESS = re.compile(r'"(?:[A-Z]+) (\S+)(?: HTTP/[\d.]+)?" ([1-5]\d\d) ')
+_ACCESS = recache.pattern(r'"(?:[A-Z]+) (\S+)(?: HTTP/[\d.]+)?" ([1-5]\d\d) ')
 
 # Starts of multi-line blocks, kept whole with the lines that continue them.
-_BLOCK = re.compile(
+_BLOCK = recache.pattern(
     r"^Traceback \(most recent call last\):"
     r"|^Exception in thread "
     r"|^(?:[\w$]+\.)+[\w$]*(?:Exception|Error|Throwable)(?::|$)"
     r"|^panic: |^fatal error: |^goroutine \d+ \["
     r"|^thread '.*' panicked at|^stack backtrace:"
 )
-_CONTINUE = re.compile(
+_CONTINUE = recache.pattern(
     r"^(?:\s|Caused by:|Suppressed:|\.\.\. \d+ more|During handling of the above|The above exception"
     r"|goroutine \d+ \[|created by |\[signal |stack backtrace:|note: |exit status \d"
     r"|[\w./*()\[\]$-]+\(.*\)(?: \{\.\.\.\})?$)"
 )
-_FRAME = re.compile(r"\s+at [\w$.<>/-]+\(.*\)$|\s*\.\.\. \d+ (?:more|common frames omitted)$|Caused by: ")
+_FRAME = recache.pattern(r"\s+at [\w$.<>/-]+\(.*\)$|\s*\.\.\. \d+ (?:more|common frames omitted)$|Caused by: ")
 # Where a diagnostic points (rustc's ` --> src/main.rs:4:9`, a JS frame, a Python frame): part of the line before.
-_LOCATION = re.compile(r'\s*(?:--> \S+:\d+|at \S.*:\d+\)?$|File ".*", line \d+)')
+_LOCATION = recache.pattern(r'\s*(?:--> \S+:\d+|at \S.*:\d+\)?$|File ".*", line \d+)')
 BLOCK_MAX = 400  # a block longer than this ends there (its lines are still looked at one by one)
 
 
@@ -105,7 +105,7 @@ def access(line: str) -> tuple[str, str] | None:
 # What a log collector puts before each line of a program's output: a journal/syslog prefix
 # (``Nov 24 09:21:32 host ingest[26851]: ``) or a compose service prefix (``api-1  | ``). A
 # traceback behind it is still a traceback.
-_PREFIX = re.compile(r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [^\s:]+: |[\w.-]+\s+\| ")
+_PREFIX = recache.pattern(r"[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \S+ [^\s:]+: |[\w.-]+\s+\| ")
 
 
 class Blocks:

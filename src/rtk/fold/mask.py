@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
+from rtk import recache
 
 # One token is a maximal run of non-blank characters; a quoted string is one token even with blanks inside.
-_TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|\S+')
+_TOKEN = recache.pattern(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|\S+')
 
 # Kinds of variable field, tried in order on a token stripped of surrounding punctuation.
 _KINDS: tuple[tuple[str, str], ...] = (  # only their union is compiled: one compile, not sixteen
@@ -26,11 +26,11 @@ _KINDS: tuple[tuple[str, str], ...] = (  # only their union is compiled: one com
     ("<url>", r"[a-z][a-z0-9+.-]*://\S+"),
     ("<id>", r"(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z])[\w.-]{6,}|\d\w*"),
 )
-_ONE = re.compile("|".join(f"(?P<k{i}>{p})" for i, (_, p) in enumerate(_KINDS)))
+_ONE = recache.pattern("|".join(f"(?P<k{i}>{p})" for i, (_, p) in enumerate(_KINDS)))
 _NAMES = {f"k{i}": name for i, (name, _) in enumerate(_KINDS)}
 _EDGE = "()[]{}<>,;\"'`"
 # Digits with punctuation only, no letters: nginx's ``14715#14715`` (pid#tid), ``*123`` (a connection).
-_PUNCT_NUM = re.compile(r"[^\w\s]*\d+(?:[^\w\s]+\d+)*[^\w\s]*")
+_PUNCT_NUM = recache.pattern(r"[^\w\s]*\d+(?:[^\w\s]+\d+)*[^\w\s]*")
 
 
 def tokens(line: str) -> list[str]:
