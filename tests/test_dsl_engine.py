@@ -135,8 +135,60 @@ def test_table_cells_keep_every_cell_in_its_column() -> None:
         "abc\tweb\t80/tcp\t1MB",
         "def\tdb\t\t200kB",  # an empty cell stays empty; a right-aligned one is read whole
         "",
-        "ghi\tcache\t\t",
+        "ghi            cache",  # a blank line ends a table: a lone line after it is no table
     ]
+
+
+def test_table_cells_one_space_padding_and_right_aligned_columns() -> None:
+    """lsof/netstat pad with one space and right-align numbers: every empty cell keeps its neighbours in place."""
+    lsof = (
+        "COMMAND   PID  TID TASKCMD USER   FD      TYPE DEVICE SIZE/OFF NODE NAME\n"
+        "python3  9870              root  cwd       DIR  254,0     4096    2 /tmp\n"
+        "python3  9870 9913 python3 root  cwd       DIR  254,0     4096    2 /tmp\n"
+        "proc_a      1              root  rtd   unknown                      /proc/1/root (readlink: denied)\n"
+    )
+    assert run(make(table_cells=True), lsof).split("\n") == [
+        "COMMAND\tPID\tTID\tTASKCMD\tUSER\tFD\tTYPE\tDEVICE\tSIZE/OFF\tNODE\tNAME",
+        "python3\t9870\t\t\troot\tcwd\tDIR\t254,0\t4096\t2\t/tmp",
+        "python3\t9870\t9913\tpython3\troot\tcwd\tDIR\t254,0\t4096\t2\t/tmp",
+        "proc_a\t1\t\t\troot\trtd\tunknown\t\t\t\t/proc/1/root (readlink: denied)",
+    ]
+    netstat = (
+        "Active Internet connections (servers and established)\n"
+        "Proto Recv-Q Send-Q Local Address           Foreign Address         State       PID/Program name    \n"
+        "tcp        0      0 127.0.0.1:43459         0.0.0.0:*               LISTEN      9870/python3        \n"
+        "udp        0      0 127.0.0.1:56274         0.0.0.0:*                           9870/python3        \n"
+        "Active UNIX domain sockets (servers and established)\n"
+        "Proto RefCnt Flags       Type       State         I-Node   Path\n"
+        "unix  2      [ ACC ]     STREAM     LISTENING     21555    /run/x.sock\n"
+    )
+    assert run(make(table_cells=True), netstat).split("\n") == [
+        "Active Internet connections (servers and established)",  # a title ends one table, starts none
+        "Proto\tRecv-Q\tSend-Q\tLocal Address\tForeign Address\tState\tPID/Program name",
+        "tcp\t0\t0\t127.0.0.1:43459\t0.0.0.0:*\tLISTEN\t9870/python3",
+        "udp\t0\t0\t127.0.0.1:56274\t0.0.0.0:*\t\t9870/python3",  # no State: the program stays after it
+        "Active UNIX domain sockets (servers and established)",
+        "Proto\tRefCnt\tFlags\tType\tState\tI-Node\tPath",
+        "unix\t2\t[ ACC ]\tSTREAM\tLISTENING\t21555\t/run/x.sock",
+    ]
+
+
+def test_table_cells_heading_words_with_no_data_under_them() -> None:
+    """A two-word heading stays one column when its cells grow towards the empty word; else each is a column."""
+    d = make(table_cells=True)
+    images = "IMAGE            ID             DISK USAGE\nmyimage:latest   87428fc52280           0B\n"
+    assert run(d, images).split("\n") == ["IMAGE\tID\tDISK USAGE", "myimage:latest\t87428fc52280\t0B"]
+    df = "Filesystem      Size Mounted on\n/dev/sda2        20G /\ntmpfs             2G /run\n"
+    assert run(d, df).split("\n") == ["Filesystem\tSize\tMounted on", "/dev/sda2\t20G\t/", "tmpfs\t2G\t/run"]
+    ss = "Netid State  Local Address:Port\ntcp   LISTEN      0.0.0.0:22\nudp   UNCONN    127.0.0.1:53\n"
+    assert run(d, ss).split("\n") == [
+        "Netid\tState\tLocal Address:Port",
+        "tcp\tLISTEN\t0.0.0.0:22",
+        "udp\tUNCONN\t127.0.0.1:53",
+    ]
+    # lsof with every NODE empty: NAME's cells start at its heading, so NODE stays a column of its own
+    lsof = "COMMAND   PID TYPE NODE NAME\nproc_a      1  DIR      /tmp/x\n"
+    assert run(d, lsof).split("\n") == ["COMMAND\tPID\tTYPE\tNODE\tNAME", "proc_a\t1\tDIR\t\t/tmp/x"]
 
 
 @pytest.mark.parametrize(

@@ -102,8 +102,10 @@ def apply(d: dict[str, Any], text: str, exit_code: int = 0) -> Result:
     lines: list[str] = split_lines(text)
     total = _nonblank(lines)
     failed = exit_code != 0
-    # 1b. (rtk) an aligned table: its cells, cut at the header's columns, joined by one tab
+    # 1b. (rtk) every aligned table: its cells, cut where all its lines are blank, joined by one tab
     if d.get("table_cells"):
+        from rtk.dsl.table import table_cells
+
         lines = table_cells(lines)
     # 2. replace, line by line, rules chained
     for pattern, replacement in d.get("replace") or ():
@@ -173,37 +175,6 @@ def apply(d: dict[str, Any], text: str, exit_code: int = 0) -> Result:
             return Result(d["on_empty"], total, total, 0, True)
         result = ""
     return Result(result, total, max(total - kept, 0), shortened, False)
-
-
-def _starts(header: str) -> list[int]:
-    """Where the header's columns start: its first character and each one after two or more spaces."""
-    out = [i for i, c in enumerate(header) if c != " " and (i == 0 or header[i - 2 : i] == "  ")]
-    return out if out and out[0] == 0 else []
-
-
-def table_cells(lines: list[str]) -> list[str]:
-    """An aligned table (``docker ps``) as its header and rows with each cell once, tab-separated.
-
-    Columns start where the first line's headings start (``CONTAINER ID`` is one heading:
-    one space inside it). Every row must have two spaces before each column start it
-    reaches (column padding, as ``tabwriter`` prints it), so a cell is read whole even when
-    right-aligned or empty; an empty cell stays, as nothing between two tabs. Anything else
-    (one column, no row, a row that does not fit, a tab already there) is returned unchanged.
-    """
-    rows = [ln for ln in lines if ln.strip()]
-    starts = _starts(rows[0].rstrip()) if rows else []
-    if len(starts) < 2 or len(rows) < 2 or any("\t" in ln for ln in rows):
-        return lines
-    out: list[str] = []
-    for ln in lines:
-        if not ln.strip():
-            out.append(ln)
-            continue
-        if any(len(ln) > s and ln[s - 2 : s] != "  " for s in starts[1:]):
-            return lines
-        bounds = [*starts, max(len(ln), starts[-1])]
-        out.append("\t".join(ln[bounds[i] : bounds[i + 1]].strip() for i in range(len(starts))))
-    return out
 
 
 def _middle(middle: list[str], shown: list[str]) -> list[str]:
