@@ -1,0 +1,225 @@
+"""Which dropped lines may hold a fact the compact output lost: the fact guard's C-speed scan.
+
+``scan`` reads the distinct dropped lines of a raw output as one block of bytes and
+returns those that must go through the full extractor (``facts.line_facts``); every
+other line provably has no fact the compact output lacks. Each search is a bytes
+method over the whole block (``lower``, ``translate``, ``find``, ``split``); Python
+only handles the hits. Why it is sound, fact kind by fact kind (``facts.line_facts``):
+
+- Problem lines. ``is_marker`` needs a marker word (``MARKERS``, each holding one of
+  ``NEEDLES``), a glyph (a needle too) or a ``...Error:``/``...Exception:`` token (holding
+  ``error``/``exception``); ``tag_of`` needs a marker word. The needles are searched in
+  the ASCII-lowercased block; ``str.lower`` turns two non-ASCII characters into ASCII
+  letters (KELVIN SIGN into ``k``, ``İ`` into ``i`` and a combining dot), so lines holding
+  them go to the extractor as well. Every other line is not failing and has no tag:
+  its facts are hashes and locations in its tokens, a traceback's ``File`` location
+  and summary counts, and nothing else (``token_facts`` with ``failing`` false).
+- Counts. A count is a number token and then a count word; the words that are not
+  needles are ``passed``, ``xpassed`` and ``skipped``. For each occurrence, the text
+  before it, stripped of what ``_counts`` strips (``_STRIP``, ``.:;``, whitespace and the
+  ``x`` of ``xpassed``), ends with a digit when it is a count: such lines are read.
+- ``File "path", line N``: the line holds ``", line `` which, once letters and digits
+  are deleted, is ``",  ``; such lines have their location computed by ``facts.file_loc``
+  (the extractor's own code) and are read when it is missing.
+- Hashes. A hash value is a maximal run of 7-40 lowercase hex digits that starts a
+  token (after whitespace or stripped punctuation) or follows ``..``: the hex class
+  search finds each, ``facts._hash`` decides, and ``presence.present`` checks it.
+- Locations in tokens. Outside a problem line a location needs ``_has_ext(base)``:
+  the path ends with ``.ext`` (letters and digits) right before its ``:`` or ``(``, so
+  with letters, digits and non-ASCII bytes deleted the line holds ``.:`` (``(`` is
+  written ``:``). Such a line is vouched for without the extractor when (1) every piece
+  of it (split at whitespace, ``:`` and ``(``) is a piece of the compact output, and (2)
+  with the same deletion it holds no ``:.``. Then for each location (path, N): N is the
+  whole piece after its separator or is followed there by stripped punctuation, so the
+  compact output, which holds that piece between separators, holds N as a word of
+  ``Output.words``; and (2) says the path's base name (after its last ``/``) holds no
+  ``:`` or ``(``, so it lies inside one piece, which the compact output holds: the
+  base is in the text. ``presence.present`` finds such a location (its regrouped
+  form), so it is not lost. Lines failing (1) or (2) are read.
+
+``tests/test_factscan.py`` checks, on every fixture and on mutations, that the guard with
+this scan restores exactly what it restores reading every dropped line.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate
+
+from rtk.facts import _STRIP, _hash, file_loc
+from rtk.presence import Output, present
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+# Lowercased substrings of problem lines: every marker word and glyph of ``rtk.facts`` holds one.
+NEEDLES = ("error", "fail", "warning", "panic", "exception", "traceback", "fatal", "crashed", "not ok ", "✗", "✘")
+_NEEDLES_ASCII = tuple(n.encode() for n in NEEDLES if n.isascii())
+_NEEDLES_OTHER = tuple(n.encode() for n in NEEDLES if not n.isascii())
+# Non-ASCII characters whose str.lower() holds an ASCII letter (a test checks the list is complete).
+LOWER_TO_ASCII = ("\u0130", "\u212a")
+COUNT_ONLY = (b"passed", b"skipped")  # count words no needle holds (xpassed holds passed)
+# ASCII whitespace as str.split() knows it (it also splits at the separators 0x1c-0x1f), line breaks aside.
+_WS = " \t\r\v\f\x1c\x1d\x1e\x1f"
+# What may stand between a count and its word (ASCII; a non-ASCII byte there, NBSP or a digit of
+# another script, makes the line read).
+_COUNT_GAP = (_STRIP + ".:;x" + _WS).encode()
+
+
+def _table(groups: dict[str, bytes], rest: int | None = None) -> bytes:
+    """A ``bytes.translate`` table: each byte of a group's key maps to the group's byte; others to ``rest``."""
+    t = bytearray(range(256)) if rest is None else bytearray([rest] * 256)
+    for chars, to in groups.items():
+        for c in chars.encode():
+            t[c] = to[0]
+    return bytes(t)
+
+
+# Shapes: ":" and "(" as ":", "\\" as "/", whitespace as " "; ".", "/", '"', "," and line breaks kept;
+# every other byte deleted (letters, digits, non-ASCII bytes, other punctuation).
+_SHAPE = _table({_WS: b" ", ":(": b":", "\\": b"/"})
+_KEEP = frozenset(b' \n:./",(\\' + _WS.encode())
+_SHAPE_DELETE = bytes(c for c in range(256) if c not in _KEEP)
+# Hex digits "h"; whitespace, line breaks, stripped punctuation and non-ASCII bytes (Unicode whitespace
+# among them) " "; "." kept; the rest "n".
+_HEX = _table({"0123456789abcdef": b"h", _WS + "\n" + _STRIP: b" ", ".": b"."}, ord("n"))[:128] + b" " * 128
+# Locations: letters "a"; ASCII digits and non-ASCII bytes (str.isdigit() knows other scripts' digits) "0";
+# ":" and "(" as ":"; "." kept; every other byte deleted.
+_LOC = _table({"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ": b"a", "0123456789": b"0", ":(": b":", _WS: b" "})
+_LOC = _LOC[:128] + b"0" * 128
+_LOC_DELETE = bytes(c for c in range(128) if chr(c) not in ".:( " + _WS and not chr(c).isalnum())
+# Pieces: whitespace, ":" and "(" as spaces.
+_PIECES = _table({_WS + ":(": b" "})  # (a line break is whitespace to split() as well)
+
+
+def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
+    """The lines among ``lines`` (distinct, none of them a line of ``compact``) that may hold a fact ``compact`` lost."""
+    order = list(lines)
+    if not order:
+        return []
+    data = "\n".join(order).encode("utf-8", "surrogatepass")
+    starts: set[int] = set()  # lines read by the extractor, by their offset in ``data``
+    low = data.lower()  # ASCII letters only; the needles are lowercase
+    for n in _NEEDLES_ASCII:
+        _lines_with(n, low, starts)
+    if not data.isascii():
+        for n in _NEEDLES_OTHER:
+            _lines_with(n, data, starts)
+        for ch in LOWER_TO_ASCII:
+            _lines_with(ch.encode(), data, starts)
+    for w in COUNT_ONLY:
+        _count_lines(w, low, starts)
+    _hash_lines(data, out, starts)
+    shape = data.translate(_SHAPE, _SHAPE_DELETE)
+    if b".:" in shape or b'",  ' in shape:
+        _loc_lines(data, shape, compact, out, starts)
+    return [_line_at(data, s) for s in sorted(starts)]
+
+
+def _lines_with(needle: bytes, hay: bytes, starts: set[int]) -> None:
+    """Add the start offset of every line of ``hay`` that contains ``needle``."""
+    i = hay.find(needle)
+    while i >= 0:
+        starts.add(hay.rfind(b"\n", 0, i) + 1)
+        end = hay.find(b"\n", i)
+        if end < 0:
+            return
+        i = hay.find(needle, end)
+
+
+def _count_lines(word: bytes, low: bytes, starts: set[int]) -> None:
+    """Lines where ``word`` may follow a number token (``3 passed``, ``(2) skipped``)."""
+    i = low.find(word)
+    while i >= 0:
+        ls = low.rfind(b"\n", 0, i) + 1
+        last = low[ls:i].rstrip(_COUNT_GAP)[-1:]
+        if last.isdigit() or last > b"\x7f":
+            starts.add(ls)
+            i = low.find(b"\n", i)
+            if i < 0:
+                return
+        i = low.find(word, i + 1)
+
+
+def _hash_lines(data: bytes, out: Output, starts: set[int]) -> None:
+    """Lines with a hash value that the compact output does not hold."""
+    hexed = data.translate(_HEX)
+
+    def check(s: int) -> int:
+        run = hexed[s : s + 41]
+        n = len(run) - len(run.lstrip(b"h"))
+        value = data[s : s + n].decode("ascii")
+        if _hash(value) and not present(("hash", value, ""), out):
+            starts.add(data.rfind(b"\n", 0, s) + 1)
+        return s + n
+
+    if hexed.startswith(b"hhhhhhh"):
+        check(0)
+    for needle, skip in ((b" hhhhhhh", 1), (b"..hhhhhhh", 2)):
+        i = hexed.find(needle)
+        while i >= 0:
+            i = hexed.find(needle, check(i + skip))
+
+
+def _hit_lines(needle: bytes, shape: bytes) -> list[int]:
+    """The indexes of the lines of ``shape`` holding ``needle`` (line breaks counted in C, once over the text)."""
+    found: list[int] = []
+    k = at = 0
+    i = shape.find(needle)
+    while i >= 0:
+        k += shape.count(b"\n", at, i)
+        found.append(k)
+        at = shape.find(b"\n", i)
+        if at < 0:
+            break
+        i = shape.find(needle, at)
+    return found
+
+
+def _loc_lines(data: bytes, shape: bytes, compact: str, out: Output, starts: set[int]) -> None:
+    """Lines with a ``File`` location the compact output lacks, or a location in a token it may lack."""
+    raws = data.split(b"\n")
+    ends = list(accumulate(map(len, raws)))  # line k starts at ends[k - 1] + k
+    shapes = shape.split(b"\n")
+
+    def offset(k: int) -> int:
+        return ends[k - 1] + k if k else 0
+
+    for k in _hit_lines(b'",  ', shape):
+        loc = file_loc(raws[k].decode("utf-8", "surrogatepass"))
+        if loc is not None and not present(loc, out):
+            starts.add(offset(k))
+    unvouched: list[int] = []  # lines with a location in a token, not yet vouched for
+    for k in _hit_lines(b".:", shape):
+        # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
+        if raws[k][:1].isspace() or offset(k) in starts or not _digit_after(raws[k]):
+            continue
+        if b":." in shapes[k].translate(None, b'",'):
+            starts.add(offset(k))
+        else:
+            unvouched.append(k)
+    if not unvouched:
+        return
+    have = set(compact.encode("utf-8", "surrogatepass").translate(_PIECES).split())
+    block = b"\n".join([raws[k] for k in unvouched]).translate(_PIECES)
+    if have.issuperset(block.split()):
+        return
+    for k, pieces in zip(unvouched, block.split(b"\n"), strict=True):
+        if not have.issuperset(pieces.split()):
+            starts.add(offset(k))
+
+
+def _digit_after(line: bytes) -> bool:
+    """Does ``.ext`` (letters and digits) stand right before a ``:`` or ``(`` and a digit in ``line``?"""
+    sh = line.translate(_LOC, _LOC_DELETE)
+    i = sh.find(b":0")
+    while i >= 0:
+        if sh[:i].rstrip(b"a0").endswith(b"."):
+            return True
+        i = sh.find(b":0", i + 1)
+    return False
+
+
+def _line_at(data: bytes, start: int) -> str:
+    end = data.find(b"\n", start)
+    return (data[start:end] if end >= 0 else data[start:]).decode("utf-8", "surrogatepass")
