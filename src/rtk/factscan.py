@@ -43,6 +43,7 @@ this scan restores exactly what it restores reading every dropped line.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from itertools import accumulate
 
 from rtk.facts import _STRIP, _hash, file_loc
@@ -64,6 +65,8 @@ _WS = " \t\r\v\f\x1c\x1d\x1e\x1f"
 # What may stand between a count and its word (ASCII; a non-ASCII byte there, NBSP or a digit of
 # another script, makes the line read).
 _COUNT_GAP = (_STRIP + ".:;x" + _WS).encode()
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LETTERS = _UPPER + _UPPER.lower()
 
 
 def _table(groups: dict[str, bytes], rest: int | None = None) -> bytes:
@@ -75,21 +78,56 @@ def _table(groups: dict[str, bytes], rest: int | None = None) -> bytes:
     return bytes(t)
 
 
-# Shapes: ":" and "(" as ":", "\\" as "/", whitespace as " "; ".", "/", '"', "," and line breaks kept;
-# every other byte deleted (letters, digits, non-ASCII bytes, other punctuation).
+def _deleting(keep: bytes) -> bytes:
+    return bytes(c for c in range(256) if c not in keep)
+
+
+# The needles' letters lowercased, line breaks and spaces; every other byte deleted. Deleting only joins
+# what was apart, so a needle of a line is a needle of its reduced line (the hits are then checked).
+_REDUCE = bytes(c + 32 if 65 <= c <= 90 else c for c in range(256))
+_REDUCE_KEEP = bytes(sorted(set(b"".join(_NEEDLES_ASCII + COUNT_ONLY)) | {10}))
+_REDUCE_DELETE = _deleting(_REDUCE_KEEP + _REDUCE_KEEP.upper())
+# Shapes: ":" and "(" as ":", "\\" as "/", whitespace as " "; ".", "/" and line breaks kept; every other
+# byte deleted (letters, digits, non-ASCII bytes, other punctuation).
 _SHAPE = _table({_WS: b" ", ":(": b":", "\\": b"/"})
-_KEEP = frozenset(b' \n:./",(\\' + _WS.encode())
-_SHAPE_DELETE = bytes(c for c in range(256) if c not in _KEEP)
+_SHAPE_DELETE = _deleting((" \n:./(\\" + _WS).encode())
 # Hex digits "h"; whitespace, line breaks, stripped punctuation and non-ASCII bytes (Unicode whitespace
 # among them) " "; "." kept; the rest "n".
 _HEX = _table({"0123456789abcdef": b"h", _WS + "\n" + _STRIP: b" ", ".": b"."}, ord("n"))[:128] + b" " * 128
-# Locations: letters "a"; ASCII digits and non-ASCII bytes (str.isdigit() knows other scripts' digits) "0";
-# ":" and "(" as ":"; "." kept; every other byte deleted.
-_LOC = _table({"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ": b"a", "0123456789": b"0", ":(": b":", _WS: b" "})
-_LOC = _LOC[:128] + b"0" * 128
-_LOC_DELETE = bytes(c for c in range(128) if chr(c) not in ".:( " + _WS and not chr(c).isalnum())
-# Pieces: whitespace, ":" and "(" as spaces.
-_PIECES = _table({_WS + ":(": b" "})  # (a line break is whitespace to split() as well)
+# Locations: letters "a", ASCII digits "0", non-ASCII bytes "u" (a letter or a digit of another script),
+# ":" and "(" as ":", whitespace " "; "." and line breaks kept; every other byte deleted.
+_LOC = _table({_LETTERS: b"a", "0123456789": b"0", ":(": b":", _WS: b" "})[:128] + b"u" * 128
+_LOC_DELETE = _deleting((".:(\n0123456789" + _WS + _LETTERS).encode() + bytes(range(128, 256)))
+# Pieces: whitespace, ":" and "(" as spaces (a line break is whitespace to split() as well).
+_PIECES = _table({_WS + ":(": b" "})
+
+
+class _Block:
+    """The dropped lines as one block of bytes, its lines (on first use), and the lines to read."""
+
+    __slots__ = ("_ends", "_raws", "data", "starts")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.starts: set[int] = set()  # the lines to read, by their offset in ``data``
+        self._raws: list[bytes] | None = None
+        self._ends: list[int] = []
+
+    @property
+    def raws(self) -> list[bytes]:
+        if self._raws is None:
+            self._raws = self.data.split(b"\n")
+            self._ends = list(accumulate(map(len, self._raws)))  # line k starts at ends[k - 1] + k
+        return self._raws
+
+    def offset(self, k: int) -> int:
+        self.raws  # noqa: B018 - computes the line ends
+        return self._ends[k - 1] + k if k else 0
+
+    def firsts(self) -> list[int]:
+        """The offset of each line."""
+        self.raws  # noqa: B018 - computes the line ends
+        return [0, *(e + k + 1 for k, e in enumerate(self._ends[:-1]))]
 
 
 def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
@@ -98,22 +136,43 @@ def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
     if not order:
         return []
     data = "\n".join(order).encode("utf-8", "surrogatepass")
-    starts: set[int] = set()  # lines read by the extractor, by their offset in ``data``
-    low = data.lower()  # ASCII letters only; the needles are lowercase
-    for n in _NEEDLES_ASCII:
-        _lines_with(n, low, starts)
-    if not data.isascii():
-        for n in _NEEDLES_OTHER:
-            _lines_with(n, data, starts)
-        for ch in LOWER_TO_ASCII:
-            _lines_with(ch.encode(), data, starts)
-    for w in COUNT_ONLY:
-        _count_lines(w, low, starts)
-    _hash_lines(data, out, starts)
+    b = _Block(data)
+    _problem_lines(b)
+    _hash_lines(b, out)
     shape = data.translate(_SHAPE, _SHAPE_DELETE)
-    if b".:" in shape or b'",  ' in shape:
-        _loc_lines(data, shape, compact, out, starts)
-    return [_line_at(data, s) for s in sorted(starts)]
+    if b'", line ' in data:
+        for k in _hit_lines(b'", line ', data):
+            loc = file_loc(b.raws[k].decode("utf-8", "surrogatepass"))
+            if loc is not None and not present(loc, out):
+                b.starts.add(b.offset(k))
+    if b".:" in shape:
+        _loc_lines(b, shape, compact)
+    return [_line_at(data, s) for s in sorted(b.starts)]
+
+
+def _problem_lines(b: _Block) -> None:
+    """Lines with a needle (a problem line may be), and lines with a count."""
+    data = b.data
+    red = data.translate(_REDUCE, _REDUCE_DELETE)
+    hits: set[int] = set()
+    for n in _NEEDLES_ASCII:
+        hits.update(_hit_lines(n, red))
+    if hits:
+        raws = b.raws
+        for k in hits:
+            raw = raws[k]
+            if raw[:1].isspace() and raw.lstrip().startswith((b"#", b"//")):
+                continue  # a comment in a source excerpt: not a problem line, and no tag (``facts.is_marker``)
+            low = raw.lower()
+            if any(n in low for n in _NEEDLES_ASCII):
+                b.starts.add(b.offset(k))
+    if not data.isascii():
+        for n in _NEEDLES_OTHER + tuple(ch.encode() for ch in LOWER_TO_ASCII):
+            _lines_with(n, data, b.starts)
+    if b"passed" in red or b"skipped" in red:
+        low = data.lower()
+        for w in COUNT_ONLY:
+            _count_lines(w, low, b.starts)
 
 
 def _lines_with(needle: bytes, hay: bytes, starts: set[int]) -> None:
@@ -141,8 +200,9 @@ def _count_lines(word: bytes, low: bytes, starts: set[int]) -> None:
         i = low.find(word, i + 1)
 
 
-def _hash_lines(data: bytes, out: Output, starts: set[int]) -> None:
+def _hash_lines(b: _Block, out: Output) -> None:
     """Lines with a hash value that the compact output does not hold."""
+    data = b.data
     hexed = data.translate(_HEX)
 
     def check(s: int) -> int:
@@ -150,7 +210,7 @@ def _hash_lines(data: bytes, out: Output, starts: set[int]) -> None:
         n = len(run) - len(run.lstrip(b"h"))
         value = data[s : s + n].decode("ascii")
         if _hash(value) and not present(("hash", value, ""), out):
-            starts.add(data.rfind(b"\n", 0, s) + 1)
+            b.starts.add(data.rfind(b"\n", 0, s) + 1)
         return s + n
 
     if hexed.startswith(b"hhhhhhh"):
@@ -161,62 +221,57 @@ def _hash_lines(data: bytes, out: Output, starts: set[int]) -> None:
             i = hexed.find(needle, check(i + skip))
 
 
-def _hit_lines(needle: bytes, shape: bytes) -> list[int]:
-    """The indexes of the lines of ``shape`` holding ``needle`` (line breaks counted in C, once over the text)."""
+def _hit_lines(needle: bytes, hay: bytes) -> list[int]:
+    """The indexes of the lines of ``hay`` holding ``needle`` (line breaks counted in C, once over the text)."""
     found: list[int] = []
     k = at = 0
-    i = shape.find(needle)
+    i = hay.find(needle)
     while i >= 0:
-        k += shape.count(b"\n", at, i)
+        k += hay.count(b"\n", at, i)
         found.append(k)
-        at = shape.find(b"\n", i)
+        at = hay.find(b"\n", i)
         if at < 0:
             break
-        i = shape.find(needle, at)
+        i = hay.find(needle, at)
     return found
 
 
-def _loc_lines(data: bytes, shape: bytes, compact: str, out: Output, starts: set[int]) -> None:
-    """Lines with a ``File`` location the compact output lacks, or a location in a token it may lack."""
-    raws = data.split(b"\n")
-    ends = list(accumulate(map(len, raws)))  # line k starts at ends[k - 1] + k
+def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
+    """Lines with a location in a token that the compact output's pieces do not vouch for."""
+    raws, starts = b.raws, b.starts
     shapes = shape.split(b"\n")
-
-    def offset(k: int) -> int:
-        return ends[k - 1] + k if k else 0
-
-    for k in _hit_lines(b'",  ', shape):
-        loc = file_loc(raws[k].decode("utf-8", "surrogatepass"))
-        if loc is not None and not present(loc, out):
-            starts.add(offset(k))
-    unvouched: list[int] = []  # lines with a location in a token, not yet vouched for
-    for k in _hit_lines(b".:", shape):
-        # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
-        if raws[k][:1].isspace() or offset(k) in starts or not _digit_after(raws[k]):
-            continue
-        if b":." in shapes[k].translate(None, b'",'):
-            starts.add(offset(k))
-        else:
-            unvouched.append(k)
-    if not unvouched:
+    locs = b.data.translate(_LOC, _LOC_DELETE).split(b"\n")
+    firsts = b.firsts() if starts else []
+    read = {bisect_right(firsts, s) - 1 for s in starts}  # lines read already, by index
+    # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
+    found = [k for k, sh in enumerate(shapes) if b".:" in sh and not raws[k][:1].isspace() and k not in read]
+    found = [k for k in found if _ext_loc(locs[k])]
+    todo = [k for k in found if b":." not in shapes[k]]  # else a base name may hold ":" or "(": not vouched for
+    starts.update(b.offset(k) for k in found if b":." in shapes[k])
+    if not todo:
         return
     have = set(compact.encode("utf-8", "surrogatepass").translate(_PIECES).split())
-    block = b"\n".join([raws[k] for k in unvouched]).translate(_PIECES)
+    block = b"\n".join([raws[k] for k in todo]).translate(_PIECES)
     if have.issuperset(block.split()):
         return
-    for k, pieces in zip(unvouched, block.split(b"\n"), strict=True):
+    for k, pieces in zip(todo, block.split(b"\n"), strict=True):
         if not have.issuperset(pieces.split()):
-            starts.add(offset(k))
+            starts.add(b.offset(k))
 
 
-def _digit_after(line: bytes) -> bool:
-    """Does ``.ext`` (letters and digits) stand right before a ``:`` or ``(`` and a digit in ``line``?"""
-    sh = line.translate(_LOC, _LOC_DELETE)
-    i = sh.find(b":0")
-    while i >= 0:
-        if sh[:i].rstrip(b"a0").endswith(b"."):
-            return True
-        i = sh.find(b":0", i + 1)
+def _ext_loc(loc: bytes) -> bool:
+    """Does ``.ext`` (1-5 letters and digits, a letter among them) stand right before ``:`` and a digit?"""
+    if b".a:0" in loc or b".aa:0" in loc or b".aaa:0" in loc or b".aaaa:0" in loc:  # the common ones
+        return True
+    for needle in (b":0", b":u"):
+        i = loc.find(needle)
+        while i >= 0:
+            pre = loc[:i]
+            stem = pre.rstrip(b"a0u")
+            ext = pre[len(stem) :]
+            if stem.endswith(b".") and (b"u" in ext or (len(ext) <= 5 and b"a" in ext)):
+                return True
+            i = loc.find(needle, i + 1)
     return False
 
 
