@@ -2,9 +2,12 @@
 
 A filter's compact output is checked against the facts of the raw output
 (``rtk.facts``); every raw line with a fact the output lost is printed again
-under one header, in its original order. Lines the compact output already holds,
-or whose every word it holds, are never looked at, so a filter that kept its
-facts costs a few set operations and C-speed searches.
+under one header, in its original order. Lines the compact output printed as they
+are, and repeats, go in set operations; the C-speed scan (``rtk.factscan``, whose
+docstring argues why it is sound) names the few dropped lines that may hold a fact
+the output lacks, and only those reach the extractor; a problem line the output
+reprinted with its spacing changed (``reprinted``) lost nothing. A filter that kept
+its facts costs a few passes over the dropped text (``bench/fact_guard_results.md``).
 
 Streams (``StreamGuard``) are guarded from the lines a filter did not vouch for
 (``LineFilter.unvouched``), or from every line when it does not say. Why vouching

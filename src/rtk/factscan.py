@@ -43,7 +43,6 @@ this scan restores exactly what it restores reading every dropped line.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from itertools import accumulate
 
 from rtk.facts import _STRIP, _hash, file_loc
@@ -123,11 +122,6 @@ class _Block:
     def offset(self, k: int) -> int:
         self.raws  # noqa: B018 - computes the line ends
         return self._ends[k - 1] + k if k else 0
-
-    def firsts(self) -> list[int]:
-        """The offset of each line."""
-        self.raws  # noqa: B018 - computes the line ends
-        return [0, *(e + k + 1 for k, e in enumerate(self._ends[:-1]))]
 
 
 def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
@@ -239,15 +233,14 @@ def _hit_lines(needle: bytes, hay: bytes) -> list[int]:
 def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
     """Lines with a location in a token that the compact output's pieces do not vouch for."""
     raws, starts = b.raws, b.starts
-    shapes = shape.split(b"\n")
-    locs = b.data.translate(_LOC, _LOC_DELETE).split(b"\n")
-    firsts = b.firsts() if starts else []
-    read = {bisect_right(firsts, s) - 1 for s in starts}  # lines read already, by index
     # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
-    found = [k for k, sh in enumerate(shapes) if b".:" in sh and not raws[k][:1].isspace() and k not in read]
-    found = [k for k in found if _ext_loc(locs[k])]
-    todo = [k for k in found if b":." not in shapes[k]]  # else a base name may hold ":" or "(": not vouched for
-    starts.update(b.offset(k) for k in found if b":." in shapes[k])
+    found = [k for k in _hit_lines(b".:", shape) if not raws[k][:1].isspace()]
+    found = [k for k in found if _ext_loc(raws[k].translate(_LOC, _LOC_DELETE)) and b.offset(k) not in starts]
+    if not found:
+        return
+    shapes = shape.split(b"\n")
+    todo = [k for k in found if b":." not in shapes[k]]
+    starts.update(b.offset(k) for k in found if b":." in shapes[k])  # a base name may hold ":" or "("
     if not todo:
         return
     have = set(compact.encode("utf-8", "surrogatepass").translate(_PIECES).split())
