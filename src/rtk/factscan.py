@@ -133,14 +133,15 @@ def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
     b = _Block(data)
     _problem_lines(b)
     _hash_lines(b, out)
-    shape = data.translate(_SHAPE, _SHAPE_DELETE)
-    if b'", line ' in data:
+    if b'"' in data and b'", line ' in data:  # (a one-byte search first: memchr)
         for k in _hit_lines(b'", line ', data):
             loc = file_loc(b.raws[k].decode("utf-8", "surrogatepass"))
             if loc is not None and not present(loc, out):
                 b.starts.add(b.offset(k))
-    if b".:" in shape:
-        _loc_lines(b, shape, compact)
+    if b"." in data and (b":" in data or b"(" in data):
+        shape = data.translate(_SHAPE, _SHAPE_DELETE)
+        if b".:" in shape:
+            _loc_lines(b, shape, compact)
     return [_line_at(data, s) for s in sorted(b.starts)]
 
 
@@ -233,28 +234,49 @@ def _hit_lines(needle: bytes, hay: bytes) -> list[int]:
 def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
     """Lines with a location in a token that the compact output's pieces do not vouch for."""
     raws, starts = b.raws, b.starts
-    # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
-    found = [k for k in _hit_lines(b".:", shape) if not raws[k][:1].isspace()]
-    found = [k for k in found if _ext_loc(raws[k].translate(_LOC, _LOC_DELETE)) and b.offset(k) not in starts]
-    if not found:
-        return
     shapes = shape.split(b"\n")
+    if shape.count(b".:") * 4 > len(shapes):  # dense: a test per line beats a search per hit
+        hits = [k for k, sh in enumerate(shapes) if b".:" in sh]
+    else:
+        hits = _hit_lines(b".:", shape)
+    locs = b.data.translate(_LOC, _LOC_DELETE).split(b"\n")
+    # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
+    found = [k for k in hits if not raws[k][:1].isspace() and _ext_loc(locs[k])]
+    if starts:
+        found = [k for k in found if b.offset(k) not in starts]
     todo = [k for k in found if b":." not in shapes[k]]
-    starts.update(b.offset(k) for k in found if b":." in shapes[k])  # a base name may hold ":" or "("
+    if len(todo) < len(found):  # a base name may hold ":" or "(": read
+        starts.update(b.offset(k) for k in found if b":." in shapes[k])
     if not todo:
         return
-    have = set(compact.encode("utf-8", "surrogatepass").translate(_PIECES).split())
     block = b"\n".join([raws[k] for k in todo]).translate(_PIECES)
-    if have.issuperset(block.split()):
+    text = compact.encode("utf-8", "surrogatepass").translate(_PIECES)
+    if _pieces_of(text, set(block.split())):
         return
     for k, pieces in zip(todo, block.split(b"\n"), strict=True):
-        if not have.issuperset(pieces.split()):
+        if not _pieces_of(text, set(pieces.split())):
             starts.add(b.offset(k))
+
+
+def _pieces_of(text: bytes, pieces: set[bytes]) -> bool:
+    """Is each of ``pieces`` a piece of ``text`` (between whitespace)? A few are searched; many, a set is built."""
+    if len(pieces) > 16:
+        return pieces.issubset(text.split())
+    for p in pieces:
+        n, end = len(p), len(text)
+        i = text.find(p)
+        while i >= 0 and not (
+            (i == 0 or text[i - 1 : i].isspace()) and (i + n == end or text[i + n : i + n + 1].isspace())
+        ):
+            i = text.find(p, i + 1)
+        if i < 0:
+            return False
+    return True
 
 
 def _ext_loc(loc: bytes) -> bool:
     """Does ``.ext`` (1-5 letters and digits, a letter among them) stand right before ``:`` and a digit?"""
-    if b".a:0" in loc or b".aa:0" in loc or b".aaa:0" in loc or b".aaaa:0" in loc:  # the common ones
+    if b".aa:0" in loc or b".a:0" in loc or b".aaa:0" in loc or b".aaaa:0" in loc:  # the common ones
         return True
     for needle in (b":0", b":u"):
         i = loc.find(needle)
