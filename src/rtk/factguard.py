@@ -125,26 +125,28 @@ def _raw_totals(raw: str) -> Callable[[frozenset[str]], dict[str, int]]:
     """Summary counts summed over every line of ``raw`` ("2 passed" in each of 45 crates: 90), for the words asked."""
 
     def totals(wanted: frozenset[str]) -> dict[str, int]:
-        low = raw.lower()
-        times: dict[int, int] = {}  # line start -> 1 (each line once, however many words it holds)
-        for w in wanted:
-            i = low.find(w)
-            while i >= 0:
-                times[low.rfind("\n", 0, i) + 1] = 1
-                end = low.find("\n", i)
-                if end < 0:
-                    break
-                i = low.find(w, end)
-        per_line: dict[str, int] = {}  # a line's text -> how often it came (a repeated line is read once)
-        for s in times:
-            end = raw.find("\n", s)
-            line = raw[s:end] if end >= 0 else raw[s:]
-            per_line[line] = per_line.get(line, 0) + 1
+        from collections import Counter
+
+        times = Counter(raw.split("\n"))  # each distinct line and how often it came (each read once)
+        joined = "\n".join(times)
+        low = joined.lower()
+        if len(low) == len(joined):  # offsets kept (str.lower() only ever lengthens): found in C
+            lines: set[str] = set()
+            for w in wanted:
+                i = low.find(w)
+                while i >= 0:
+                    end = joined.find("\n", i)
+                    lines.add(joined[joined.rfind("\n", 0, i) + 1 : end if end >= 0 else len(joined)])
+                    if end < 0:
+                        break
+                    i = low.find(w, end)
+        else:
+            lines = {ln for ln in times if any(w in ln.lower() for w in wanted)}
         sums: dict[str, int] = {}
-        for line, n_times in per_line.items():
+        for line in lines:
             for _, n, word in _counts(line):
                 if word in wanted:
-                    sums[word] = sums.get(word, 0) + int(n) * n_times
+                    sums[word] = sums.get(word, 0) + int(n) * times[line]
         return sums
 
     return totals
