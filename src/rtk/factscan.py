@@ -235,13 +235,14 @@ def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
     """Lines with a location in a token that the compact output's pieces do not vouch for."""
     raws, starts = b.raws, b.starts
     shapes = shape.split(b"\n")
+    # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
     if shape.count(b".:") * 4 > len(shapes):  # dense: a test per line beats a search per hit
+        locs = b.data.translate(_LOC, _LOC_DELETE).split(b"\n")
         hits = [k for k, sh in enumerate(shapes) if b".:" in sh]
+        found = [k for k in hits if not raws[k][:1].isspace() and _ext_loc(locs[k])]
     else:
         hits = _hit_lines(b".:", shape)
-    locs = b.data.translate(_LOC, _LOC_DELETE).split(b"\n")
-    # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
-    found = [k for k in hits if not raws[k][:1].isspace() and _ext_loc(locs[k])]
+        found = [k for k in hits if not raws[k][:1].isspace() and _ext_loc(raws[k].translate(_LOC, _LOC_DELETE))]
     if starts:
         found = [k for k in found if b.offset(k) not in starts]
     todo = [k for k in found if b":." not in shapes[k]]
