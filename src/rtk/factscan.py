@@ -234,10 +234,11 @@ def _hit_lines(needle: bytes, hay: bytes) -> list[int]:
 def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
     """Lines with a location in a token that the compact output's pieces do not vouch for."""
     raws, starts = b.raws, b.starts
-    shapes = shape.split(b"\n")
     # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
-    if shape.count(b".:") * 4 > len(shapes):  # dense: a test per line beats a search per hit
+    shapes: list[bytes] = []
+    if shape.count(b".:") * 4 > len(raws):  # dense: a test per line beats a search per hit
         locs = b.data.translate(_LOC, _LOC_DELETE).split(b"\n")
+        shapes = shape.split(b"\n")
         hits = [k for k, sh in enumerate(shapes) if b".:" in sh]
         found = [k for k in hits if not raws[k][:1].isspace() and _ext_loc(locs[k])]
     else:
@@ -245,6 +246,9 @@ def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
         found = [k for k in hits if not raws[k][:1].isspace() and _ext_loc(raws[k].translate(_LOC, _LOC_DELETE))]
     if starts:
         found = [k for k in found if b.offset(k) not in starts]
+    if not found:
+        return
+    shapes = shapes or shape.split(b"\n")
     todo = [k for k in found if b":." not in shapes[k]]
     if len(todo) < len(found):  # a base name may hold ":" or "(": read
         starts.update(b.offset(k) for k in found if b":." in shapes[k])
@@ -254,8 +258,9 @@ def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
     text = compact.encode("utf-8", "surrogatepass").translate(_PIECES)
     if _pieces_of(text, set(block.split())):
         return
+    have = set(text.split())
     for k, pieces in zip(todo, block.split(b"\n"), strict=True):
-        if not _pieces_of(text, set(pieces.split())):
+        if not have.issuperset(pieces.split()):
             starts.add(b.offset(k))
 
 
