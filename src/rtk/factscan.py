@@ -239,8 +239,13 @@ def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
     if shape.count(b".:") * 4 > len(raws):  # dense: a test per line beats a search per hit
         locs = b.data.translate(_LOC, _LOC_DELETE).split(b"\n")
         shapes = shape.split(b"\n")
-        hits = [k for k, sh in enumerate(shapes) if b".:" in sh]
-        found = [k for k in hits if not raws[k][:1].isspace() and _ext_loc(locs[k])]
+        found = [
+            k
+            for k, sh in enumerate(shapes)
+            if b".:" in sh
+            and not raws[k][:1].isspace()
+            and (b".aa:0" in locs[k] or b".a:0" in locs[k] or _ext_loc(locs[k]))
+        ]
     else:
         hits = _hit_lines(b".:", shape)
         found = [k for k in hits if not raws[k][:1].isspace() and _ext_loc(raws[k].translate(_LOC, _LOC_DELETE))]
