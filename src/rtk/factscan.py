@@ -3,39 +3,43 @@
 ``scan`` reads the distinct dropped lines of a raw output as one block of bytes and
 returns those that must go through the full extractor (``facts.line_facts``); every
 other line provably has no fact the compact output lacks. Each search is a bytes
-method over the whole block (``lower``, ``translate``, ``find``, ``split``); Python
-only handles the hits. Why it is sound, fact kind by fact kind (``facts.line_facts``):
+method over the whole block (``translate``, ``find``, ``split``); Python only handles
+the hits. Why it is sound, fact kind by fact kind (``facts.line_facts``):
 
 - Problem lines. ``is_marker`` needs a marker word (``MARKERS``, each holding one of
   ``NEEDLES``), a glyph (a needle too) or a ``...Error:``/``...Exception:`` token (holding
-  ``error``/``exception``); ``tag_of`` needs a marker word. The needles are searched in
-  the ASCII-lowercased block; ``str.lower`` turns two non-ASCII characters into ASCII
-  letters (KELVIN SIGN into ``k``, ``İ`` into ``i`` and a combining dot), so lines holding
-  them go to the extractor as well. Every other line is not failing and has no tag:
-  its facts are hashes and locations in its tokens, a traceback's ``File`` location
-  and summary counts, and nothing else (``token_facts`` with ``failing`` false).
-- Counts. A count is a number token and then a count word; the words that are not
-  needles are ``passed``, ``xpassed`` and ``skipped``. For each occurrence, the text
-  before it, stripped of what ``_counts`` strips (``_STRIP``, ``.:;``, whitespace and the
-  ``x`` of ``xpassed``), ends with a digit when it is a count: such lines are read.
-- ``File "path", line N``: the line holds ``", line `` which, once letters and digits
-  are deleted, is ``",  ``; such lines have their location computed by ``facts.file_loc``
-  (the extractor's own code) and are read when it is missing.
-- Hashes. A hash value is a maximal run of 7-40 lowercase hex digits that starts a
-  token (after whitespace or stripped punctuation) or follows ``..``: the hex class
-  search finds each, ``facts._hash`` decides, and ``presence.present`` checks it.
-- Locations in tokens. Outside a problem line a location needs ``_has_ext(base)``:
-  the path ends with ``.ext`` (letters and digits) right before its ``:`` or ``(``, so
-  with letters, digits and non-ASCII bytes deleted the line holds ``.:`` (``(`` is
-  written ``:``). Such a line is vouched for without the extractor when (1) every piece
-  of it (split at whitespace, ``:`` and ``(``) is a piece of the compact output, and (2)
-  with the same deletion it holds no ``:.``. Then for each location (path, N): N is the
-  whole piece after its separator or is followed there by stripped punctuation, so the
-  compact output, which holds that piece between separators, holds N as a word of
-  ``Output.words``; and (2) says the path's base name (after its last ``/``) holds no
-  ``:`` or ``(``, so it lies inside one piece, which the compact output holds: the
-  base is in the text. ``presence.present`` finds such a location (its regrouped
-  form), so it is not lost. Lines failing (1) or (2) are read.
+  ``error``/``exception``); ``tag_of`` needs a marker word. The needles are searched in the
+  block reduced to their own letters (ASCII-lowercased; deleting bytes only joins what
+  was apart, so a line's needle is still found) and each hit is confirmed on its line.
+  ``str.lower`` turns two non-ASCII characters into ASCII letters (KELVIN SIGN into ``k``,
+  ``İ`` into ``i`` and a combining dot): lines holding them, or a non-ASCII glyph, are
+  read too. An indented line opening with ``#`` or ``//`` is no problem line and has no
+  tag (``is_marker``, ``tag_of``). Every line left is not failing and has no tag: its
+  facts are hashes and locations in its tokens, a traceback's ``File`` location and
+  summary counts, and nothing else (``token_facts`` with ``failing`` false).
+- Counts. A count is a number token and then a count word; the words no needle holds
+  are ``passed``, ``xpassed`` and ``skipped``. Before each occurrence, the text stripped of
+  what may stand between (``_STRIP``, ``.:;``, ASCII whitespace, the ``x`` of ``xpassed``)
+  ends with a digit, or a non-ASCII byte (a no-break space, another script's digit),
+  when it is a count: such lines are read.
+- ``File "path", line N``: a line holding ``", line `` has its location computed by
+  ``facts.file_loc`` (the extractor's own code) and is read when that location is missing.
+- Hashes. A hash value is a maximal run of 7-40 lowercase hex digits that starts a token
+  (after whitespace, a non-ASCII byte or stripped punctuation) or follows ``..``: each run
+  is found, ``facts._hash`` decides, and ``presence.present`` checks it.
+- Locations in tokens. Outside a problem line a location needs an unindented line
+  (``located``) and ``_has_ext(base)``: the path ends with ``.ext`` (1-5 letters and digits,
+  a letter among them) right before its ``:`` or ``(``, and a digit follows. With letters,
+  digits and most punctuation deleted the line holds ``.:`` (``(`` is written ``:``), and
+  ``_ext_loc`` finds the extension and the digit. Such a line is vouched for without the
+  extractor when (1) every piece of it (split at whitespace, ``:`` and ``(``) is a piece
+  of the compact output, and (2) its shape holds no ``:.``. Then for each location
+  (path, N): N is the whole piece after its separator or is followed there by stripped
+  punctuation, so the compact output, which holds that piece between separators, holds
+  N as a word of ``Output.words``; and (2) says the base name (after the last ``/``)
+  holds no ``:`` or ``(``, so it lies inside one piece, which the compact output holds:
+  the base is in the text. ``presence.present`` then finds the location (its regrouped
+  form: the file named once, its line numbers under it). Other lines are read.
 
 ``tests/test_factscan.py`` checks, on every fixture and on mutations, that the guard with
 this scan restores exactly what it restores reading every dropped line.
