@@ -2,9 +2,12 @@
 
 A filter's compact output is checked against the facts of the raw output
 (``rtk.facts``); every raw line with a fact the output lost is printed again
-under one header, in its original order. Lines the compact output already holds,
-or whose every word it holds, are never looked at, so a filter that kept its
-facts costs a few set operations and C-speed searches.
+under one header, in its original order. Lines the compact output printed as they
+are, and repeats, go in set operations; the C-speed scan (``rtk.factscan``, whose
+docstring argues why it is sound) names the few dropped lines that may hold a fact
+the output lacks, and only those reach the extractor; a problem line the output
+reprinted with its spacing changed (``reprinted``) lost nothing. A filter that kept
+its facts costs a few passes over the dropped text (``bench/fact_guard_results.md``).
 
 Streams (``StreamGuard``) are guarded from the lines a filter did not vouch for
 (``LineFilter.unvouched``), or from every line when it does not say. Why vouching
@@ -21,11 +24,12 @@ vouched line holds a fact and that the guard restores what it would reading ever
 from __future__ import annotations
 
 from rtk.facts import Fact, _counts, is_marker, line_facts, tag_of
-from rtk.presence import Output, Words, present
+from rtk.factscan import scan
+from rtk.presence import Output, present
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Container, Iterable
+    from collections.abc import Callable, Iterable
 
 
 # A tag opening at least this many dropped lines marks a block (npm's usage text), not a problem per line.
@@ -40,42 +44,70 @@ def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = Fa
 
     ``counted``: the filter reported a cut (an exact count, and the raw output kept for recovery),
     so listing entries (grep matches, log commits) it left out are accounted for; the facts of
-    problem lines (errors, failures, warnings) never are. ``exhaustive``: look at every line, not
-    only those the C-speed search names (the reference the tests compare the fast path with).
+    problem lines (errors, failures, warnings) never are. ``exhaustive``: read every dropped
+    line with the extractor, not only those the C-speed scan (``rtk.factscan``) names (the
+    reference the tests compare the fast path with).
     """
     kept = compact.split("\n")
-    words = Words(compact)
+    out = Output(compact)
     if exhaustive:
         gone = set(kept)
         todo = [ln for ln in dict.fromkeys(raw.split("\n")) if ln and ln not in gone]
     else:
-        todo = dropped(raw, kept, words)
-    todo = [ln for ln in todo if not words.issuperset(ln.split())]  # else every word of the line is still there
+        todo = _dropped(raw, kept, compact, out)
     if not todo:
         return {}
-    out = Output(compact)
+    # Tags are counted over every line that may hold one (each holds a marker word, so the scan names it).
+    tags = _tags([(0, ln) for ln in todo])
+    if not exhaustive:
+        todo = [ln for ln in todo if not reprinted(ln, compact)]
+        if not todo:
+            return {}
     totals = _raw_totals(raw)  # computed only if a count is missing
-    lost = judge([(0, ln) for ln in todo], out, counted, totals)
+    lost = judge([(0, ln) for ln in todo], out, counted, totals, tags)
     if not lost:
         return {}
     # Facts lost: judge again in the raw output's order, so each fact names the first line that holds it.
     pos = _positions(raw, set(todo))
-    return judge(sorted((pos[ln], ln) for ln in todo), out, counted, totals)
+    return judge(sorted((pos[ln], ln) for ln in todo), out, counted, totals, tags)
 
 
-def dropped(raw: str, kept: Iterable[str], words: Container[str]) -> list[str]:
-    """The distinct lines of ``raw`` that ``kept`` does not hold and that may carry a fact ``words`` lack.
+def reprinted(line: str, text: str) -> bool:
+    """Is ``line``, its whitespace runs made single spaces, in ``text`` between whitespace (so it lost no fact)?
 
-    Lines the compact output printed as they are, and repeats, go in C (set operations); the
-    C-speed search (``candidates``) then runs over what is left.
+    Then every token of the line is a whole word of ``text``: every value a token holds (a location,
+    code, hash, path, test id) is in the text, every count is a word of it, and the line itself
+    (the fact of a marker line) is in the text. A ``File "path", line N`` location, whose path may
+    hold whitespace, is not vouched for this way.
     """
+    if 'File "' in line:
+        return False
+    flat = " ".join(line.split())
+    n, end = len(flat), len(text)
+    i = text.find(flat)
+    while i >= 0:
+        if (i == 0 or text[i - 1].isspace()) and (i + n == end or text[i + n].isspace()):
+            return True
+        i = text.find(flat, i + 1)
+    return False
+
+
+def dropped(raw: str, kept: Iterable[str], words: object = None) -> list[str]:
+    """The distinct lines of ``raw`` that ``kept`` (the compact output's lines) does not hold and that may carry a fact it lacks.
+
+    (``words`` is not read: the scan works on the compact text, ``kept`` joined.)
+    """
+    kept = list(kept)
+    compact = "\n".join(kept)
+    return _dropped(raw, kept, compact, Output(compact))
+
+
+def _dropped(raw: str, kept: list[str], compact: str, out: Output) -> list[str]:
+    """Lines the compact output printed as they are, and repeats, go in C (set operations); then the scan."""
     lines = set(raw.split("\n"))
     lines.difference_update(kept)
     lines.discard("")
-    if not lines:
-        return []
-    data = "\n".join(lines).encode("utf-8", "surrogatepass")
-    return [_line_at(data, s) for s in candidates(data, words)]
+    return scan(lines, compact, out)
 
 
 def _positions(raw: str, lines: set[str]) -> dict[str, int]:
@@ -93,128 +125,48 @@ def _raw_totals(raw: str) -> Callable[[frozenset[str]], dict[str, int]]:
     """Summary counts summed over every line of ``raw`` ("2 passed" in each of 45 crates: 90), for the words asked."""
 
     def totals(wanted: frozenset[str]) -> dict[str, int]:
-        low = raw.lower()
-        times: dict[int, int] = {}  # line start -> 1 (each line once, however many words it holds)
-        for w in wanted:
-            i = low.find(w)
-            while i >= 0:
-                times[low.rfind("\n", 0, i) + 1] = 1
-                end = low.find("\n", i)
-                if end < 0:
-                    break
-                i = low.find(w, end)
-        per_line: dict[str, int] = {}  # a line's text -> how often it came (a repeated line is read once)
-        for s in times:
-            end = raw.find("\n", s)
-            line = raw[s:end] if end >= 0 else raw[s:]
-            per_line[line] = per_line.get(line, 0) + 1
+        from collections import Counter
+
+        times = Counter(raw.split("\n"))  # each distinct line and how often it came (each read once)
+        joined = "\n".join(times)
+        low = joined.lower()
+        if len(low) == len(joined):  # offsets kept (str.lower() only ever lengthens): found in C
+            lines: set[str] = set()
+            for w in wanted:
+                i = low.find(w)
+                while i >= 0:
+                    end = joined.find("\n", i)
+                    lines.add(joined[joined.rfind("\n", 0, i) + 1 : end if end >= 0 else len(joined)])
+                    if end < 0:
+                        break
+                    i = low.find(w, end)
+        else:
+            lines = {ln for ln in times if any(w in ln.lower() for w in wanted)}
         sums: dict[str, int] = {}
-        for line, n_times in per_line.items():
+        for line in lines:
             for _, n, word in _counts(line):
                 if word in wanted:
-                    sums[word] = sums.get(word, 0) + int(n) * n_times
+                    sums[word] = sums.get(word, 0) + int(n) * times[line]
         return sums
 
     return totals
 
 
-def _table(groups: dict[str, bytes], rest: int | None = None) -> bytes:
-    """A ``bytes.translate`` table: each byte of a group's key maps to the group's byte; others to ``rest``."""
-    t = bytearray(range(256)) if rest is None else bytearray([rest] * 256)
-    for chars, to in groups.items():
-        for c in chars.encode():
-            t[c] = to[0]
-    return bytes(t)
-
-
-_WS = " \t\r\v\f"
-_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-# Bytes by class, for searches over a whole output in C: letters "a", digits "0"; hex digits "h".
-# ":" and "(" alike, so one search finds both ``name.py:12`` and ``file.ts(3``; a line break is a space to the hex class.
-_CLASS = _table({_LETTERS: b"a", "0123456789": b"0", _WS: b" ", ":(": b":"})
-_HEXCLASS = _table({"0123456789abcdef": b"h", _WS + "\n": b" "}, ord("n"))
-# Lowercase, digits as "0": for problem hints, and for "3 passed", "2 skipped" (count lines no hint finds).
-_NORM = _table({**{c: c.lower().encode() for c in _LETTERS}, "0123456789": b"0"})
-_COUNT_NEEDLES = (b"0 passed", b"0 skipped", b"0 xpassed")
-
-
-def candidates(data: bytes, words: Container[str]) -> list[int]:
-    """Offsets of the lines of ``data`` (a raw output in UTF-8) that may hold a fact the compact output lost.
-
-    A fact sits on a problem line (found by its hint), on a traceback's ``File "..."`` line,
-    on a count line, or in a word shaped as a location (``name.py:12``, ``file.ts(3``) or a
-    hash that is not among the compact output's ``words``. Each search runs over the whole
-    output in C (``bytes.translate``, ``bytes.find``); Python only handles the hits.
-    """
-    starts: set[int] = set()
-    ascii_ = data.isascii()
-    low = data.lower()  # ASCII letters only, as the hints need (faster than a translation)
-    for h in _HINT_ASCII if ascii_ else _HINT_BYTES:
-        _lines_with(h, low, starts)
-    _lines_with(b'File "', data, starts)
-    if b"passed" in low or b"skipped" in low:  # every count needle holds one of them
-        norm = low.translate(_NORM)
-        for needle in _COUNT_NEEDLES:
-            _lines_with(needle, norm, starts)
-    cls = data.translate(_CLASS)
-    i = cls.find(b"a:0")
-    while i >= 0:
-        i = _word_hit(data, i, words, starts, False)
-        i = cls.find(b"a:0", i)
-    hexed = data.translate(_HEXCLASS)
-    i = hexed.find(b" hhhhhhh")
-    while i >= 0:
-        i = _word_hit(data, i + 1, words, starts, True)
-        i = hexed.find(b" hhhhhhh", i)
-    if hexed.startswith(b"hhhhhhh"):
-        _word_hit(data, 0, words, starts, True)
-    return sorted(starts)
-
-
-def _word_hit(data: bytes, i: int, words: Container[str], starts: set[int], hexish: bool) -> int:
-    """Note the line of the word at ``i`` unless the compact output has that word; return the word's end."""
-    ls = data.rfind(b"\n", 0, i) + 1
-    le = data.find(b"\n", i)
-    if le < 0:
-        le = len(data)
-    ws = max(ls, data.rfind(b" ", ls, i) + 1, data.rfind(b"\t", ls, i) + 1)
-    end = le
-    for sep in (b" ", b"\t"):
-        e = data.find(sep, i, le)
-        if 0 <= e < end:
-            end = e
-    word = data[ws:end].decode("utf-8", "replace")
-    if word in words or (hexish and not any(c.isalpha() for c in word)):  # kept, or a plain number
-        return end
-    starts.add(ls)
-    return end
-
-
-def _lines_with(needle: bytes, hay: bytes, starts: set[int]) -> None:
-    """Add the start offset of every line of ``hay`` that contains ``needle``."""
-    i = hay.find(needle)
-    while i >= 0:
-        starts.add(hay.rfind(b"\n", 0, i) + 1)
-        end = hay.find(b"\n", i)
-        if end < 0:
-            return
-        i = hay.find(needle, end)
-
-
-def _line_at(data: bytes, start: int) -> str:
-    end = data.find(b"\n", start)
-    return (data[start:end] if end >= 0 else data[start:]).decode("utf-8", "surrogatepass")
-
-
 def judge(
-    todo: list[tuple[int, str]], out: Output, counted: bool, totals: Callable[[frozenset[str]], dict[str, int]]
+    todo: list[tuple[int, str]],
+    out: Output,
+    counted: bool,
+    totals: Callable[[frozenset[str]], dict[str, int]],
+    tags: frozenset[str] | None = None,
 ) -> dict[Fact, int]:
     """The facts of the dropped lines ``todo`` (position, line) that ``out`` does not hold.
 
     ``totals``: the count words asked, each summed over the whole output; a count the filter summed over
-    parts ("2 passed" in each of 45 crates: "90 passed") is present when the sum is.
+    parts ("2 passed" in each of 45 crates: "90 passed") is present when the sum is. ``tags``: the
+    frequent line tags (``_tags``), when counted over more lines than ``todo``.
     """
-    tags = _tags(todo)
+    if tags is None:
+        tags = _tags(todo)
     lost: dict[Fact, int] = {}
     for i, line in todo:
         facts = line_facts(line, tags)

@@ -306,17 +306,26 @@ def line_facts(line: str, tags: frozenset[str] = frozenset()) -> list[Fact]:
         if tok.isalpha() or tok.isdigit():
             continue  # a plain word or number holds no fact of its own (counts are read below)
         out.extend(f for f in token_facts(tok, listing, failing, i <= 4) if located or f[0] != "loc")
-    if 'File "' in line:  # Python traceback: File "path", line N
-        path = line.split('File "', 1)[1].split('"', 1)[0]
-        after = line.split('", line ', 1)
-        num = after[1].split(",", 1)[0].strip() if len(after) == 2 else ""
-        if num.isdigit() and not any(lib in path for lib in LIBRARY):
-            out.append(("loc", path, num))
+    loc = file_loc(line)
+    if loc is not None:
+        out.append(loc)
     counts = _counts(line)
     out.extend(counts)
     if failing and not counts and not any(f[0] in ("loc", "word") for f in out) and _says_more(line):
         out.append(("line", " ".join(tokens), ""))
     return out
+
+
+def file_loc(line: str) -> Fact | None:
+    """A Python traceback's ``File "path", line N`` outside a library, as a location."""
+    if 'File "' not in line:
+        return None
+    path = line.split('File "', 1)[1].split('"', 1)[0]
+    after = line.split('", line ', 1)
+    num = after[1].split(",", 1)[0].strip() if len(after) == 2 else ""
+    if num.isdigit() and not any(lib in path for lib in LIBRARY):
+        return ("loc", path, num)
+    return None
 
 
 def _says_more(line: str) -> bool:

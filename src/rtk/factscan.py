@@ -1,0 +1,310 @@
+"""Which dropped lines may hold a fact the compact output lost: the fact guard's C-speed scan.
+
+``scan`` reads the distinct dropped lines of a raw output as one block of bytes and
+returns those that must go through the full extractor (``facts.line_facts``); every
+other line provably has no fact the compact output lacks. Each search is a bytes
+method over the whole block (``translate``, ``find``, ``split``); Python only handles
+the hits. Why it is sound, fact kind by fact kind (``facts.line_facts``):
+
+- Problem lines. ``is_marker`` needs a marker word (``MARKERS``, each holding one of
+  ``NEEDLES``), a glyph (a needle too) or a ``...Error:``/``...Exception:`` token (holding
+  ``error``/``exception``); ``tag_of`` needs a marker word. The needles are searched in the
+  block reduced to their own letters (ASCII-lowercased; deleting bytes only joins what
+  was apart, so a line's needle is still found) and each hit is confirmed on its line.
+  ``str.lower`` turns two non-ASCII characters into ASCII letters (KELVIN SIGN into ``k``,
+  ``İ`` into ``i`` and a combining dot): lines holding them, or a non-ASCII glyph, are
+  read too. An indented line opening with ``#`` or ``//`` is no problem line and has no
+  tag (``is_marker``, ``tag_of``). Every line left is not failing and has no tag: its
+  facts are hashes and locations in its tokens, a traceback's ``File`` location and
+  summary counts, and nothing else (``token_facts`` with ``failing`` false).
+- Counts. A count is a number token and then a count word; the words no needle holds
+  are ``passed``, ``xpassed`` and ``skipped``. Before each occurrence, the text stripped of
+  what may stand between (``_STRIP``, ``.:;``, ASCII whitespace, the ``x`` of ``xpassed``)
+  ends with a digit, or a non-ASCII byte (a no-break space, another script's digit),
+  when it is a count: such lines are read.
+- ``File "path", line N``: a line holding ``", line `` has its location computed by
+  ``facts.file_loc`` (the extractor's own code) and is read when that location is missing.
+- Hashes. A hash value is a maximal run of 7-40 lowercase hex digits that starts a token
+  (after whitespace, a non-ASCII byte or stripped punctuation) or follows ``..``: each run
+  is found, ``facts._hash`` decides, and ``presence.present`` checks it.
+- Locations in tokens. Outside a problem line a location needs an unindented line
+  (``located``) and ``_has_ext(base)``: the path ends with ``.ext`` (1-5 letters and digits,
+  a letter among them) right before its ``:`` or ``(``, and a digit follows. With letters,
+  digits and most punctuation deleted the line holds ``.:`` (``(`` is written ``:``), and
+  ``_ext_loc`` finds the extension and the digit. Such a line is vouched for without the
+  extractor when (1) every piece of it (split at whitespace, ``:`` and ``(``) is a piece
+  of the compact output, and (2) its shape holds no ``:.``. Then for each location
+  (path, N): N is the whole piece after its separator or is followed there by stripped
+  punctuation, so the compact output, which holds that piece between separators, holds
+  N as a word of ``Output.words``; and (2) says the base name (after the last ``/``)
+  holds no ``:`` or ``(``, so it lies inside one piece, which the compact output holds:
+  the base is in the text. ``presence.present`` then finds the location (its regrouped
+  form: the file named once, its line numbers under it). Other lines are read.
+
+``tests/test_factscan.py`` checks, on every fixture and on mutations, that the guard with
+this scan restores exactly what it restores reading every dropped line.
+"""
+
+from __future__ import annotations
+
+from itertools import accumulate
+
+from rtk.facts import _STRIP, _hash, file_loc
+from rtk.presence import Output, present
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+# Lowercased substrings of problem lines: every marker word and glyph of ``rtk.facts`` holds one.
+NEEDLES = ("error", "fail", "warning", "panic", "exception", "traceback", "fatal", "crashed", "not ok ", "✗", "✘")
+_NEEDLES_ASCII = tuple(n.encode() for n in NEEDLES if n.isascii())
+_NEEDLES_OTHER = tuple(n.encode() for n in NEEDLES if not n.isascii())
+# Non-ASCII characters whose str.lower() holds an ASCII letter (a test checks the list is complete).
+LOWER_TO_ASCII = ("\u0130", "\u212a")
+COUNT_ONLY = (b"passed", b"skipped")  # count words no needle holds (xpassed holds passed)
+# ASCII whitespace as str.split() knows it (it also splits at the separators 0x1c-0x1f), line breaks aside.
+_WS = " \t\r\v\f\x1c\x1d\x1e\x1f"
+# What may stand between a count and its word (ASCII; a non-ASCII byte there, NBSP or a digit of
+# another script, makes the line read).
+_COUNT_GAP = (_STRIP + ".:;x" + _WS).encode()
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LETTERS = _UPPER + _UPPER.lower()
+
+
+def _table(groups: dict[str, bytes], rest: int | None = None) -> bytes:
+    """A ``bytes.translate`` table: each byte of a group's key maps to the group's byte; others to ``rest``."""
+    t = bytearray(range(256)) if rest is None else bytearray([rest] * 256)
+    for chars, to in groups.items():
+        for c in chars.encode():
+            t[c] = to[0]
+    return bytes(t)
+
+
+def _deleting(keep: bytes) -> bytes:
+    return bytes(c for c in range(256) if c not in keep)
+
+
+# The needles' letters lowercased, line breaks and spaces; every other byte deleted. Deleting only joins
+# what was apart, so a needle of a line is a needle of its reduced line (the hits are then checked).
+_REDUCE = bytes(c + 32 if 65 <= c <= 90 else c for c in range(256))
+_REDUCE_KEEP = bytes(sorted(set(b"".join(_NEEDLES_ASCII + COUNT_ONLY)) | {10}))
+_REDUCE_DELETE = _deleting(_REDUCE_KEEP + _REDUCE_KEEP.upper())
+# Shapes: ":" and "(" as ":", "\\" as "/", whitespace as " "; ".", "/" and line breaks kept; every other
+# byte deleted (letters, digits, non-ASCII bytes, other punctuation).
+_SHAPE = _table({_WS: b" ", ":(": b":", "\\": b"/"})
+_SHAPE_DELETE = _deleting((" \n:./(\\" + _WS).encode())
+# Hex digits "h"; whitespace, line breaks, stripped punctuation and non-ASCII bytes (Unicode whitespace
+# among them) " "; "." kept; the rest "n".
+_HEX = _table({"0123456789abcdef": b"h", _WS + "\n" + _STRIP: b" ", ".": b"."}, ord("n"))[:128] + b" " * 128
+# Locations: letters "a", ASCII digits "0", non-ASCII bytes "u" (a letter or a digit of another script),
+# ":" and "(" as ":", whitespace " "; "." and line breaks kept; every other byte deleted.
+_LOC = _table({_LETTERS: b"a", "0123456789": b"0", ":(": b":", _WS: b" "})[:128] + b"u" * 128
+_LOC_DELETE = _deleting((".:(\n0123456789" + _WS + _LETTERS).encode() + bytes(range(128, 256)))
+# Pieces: whitespace, ":" and "(" as spaces (a line break is whitespace to split() as well).
+_PIECES = _table({_WS + ":(": b" "})
+
+
+class _Block:
+    """The dropped lines as one block of bytes, its lines (on first use), and the lines to read."""
+
+    __slots__ = ("_ends", "_raws", "data", "starts")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self.starts: set[int] = set()  # the lines to read, by their offset in ``data``
+        self._raws: list[bytes] | None = None
+        self._ends: list[int] = []
+
+    @property
+    def raws(self) -> list[bytes]:
+        if self._raws is None:
+            self._raws = self.data.split(b"\n")
+            self._ends = list(accumulate(map(len, self._raws)))  # line k starts at ends[k - 1] + k
+        return self._raws
+
+    def offset(self, k: int) -> int:
+        self.raws  # noqa: B018 - computes the line ends
+        return self._ends[k - 1] + k if k else 0
+
+
+def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
+    """The lines among ``lines`` (distinct, none of them a line of ``compact``) that may hold a fact ``compact`` lost."""
+    order = list(lines)
+    if not order:
+        return []
+    data = "\n".join(order).encode("utf-8", "surrogatepass")
+    b = _Block(data)
+    _problem_lines(b)
+    _hash_lines(b, out)
+    if b'"' in data and b'", line ' in data:  # (a one-byte search first: memchr)
+        for k in _hit_lines(b'", line ', data):
+            loc = file_loc(b.raws[k].decode("utf-8", "surrogatepass"))
+            if loc is not None and not present(loc, out):
+                b.starts.add(b.offset(k))
+    if b"." in data and (b":" in data or b"(" in data):
+        shape = data.translate(_SHAPE, _SHAPE_DELETE)
+        if b".:" in shape:
+            _loc_lines(b, shape, compact)
+    return [_line_at(data, s) for s in sorted(b.starts)]
+
+
+def _problem_lines(b: _Block) -> None:
+    """Lines with a needle (a problem line may be), and lines with a count."""
+    data = b.data
+    red = data.translate(_REDUCE, _REDUCE_DELETE)
+    hits: set[int] = set()
+    for n in _NEEDLES_ASCII:
+        hits.update(_hit_lines(n, red))
+    if hits:
+        raws = b.raws
+        for k in hits:
+            raw = raws[k]
+            if raw[:1].isspace() and raw.lstrip().startswith((b"#", b"//")):
+                continue  # a comment in a source excerpt: not a problem line, and no tag (``facts.is_marker``)
+            low = raw.lower()
+            if any(n in low for n in _NEEDLES_ASCII):
+                b.starts.add(b.offset(k))
+    if not data.isascii():
+        for n in _NEEDLES_OTHER + tuple(ch.encode() for ch in LOWER_TO_ASCII):
+            _lines_with(n, data, b.starts)
+    if b"passed" in red or b"skipped" in red:
+        low = data.lower()
+        for w in COUNT_ONLY:
+            _count_lines(w, low, b.starts)
+
+
+def _lines_with(needle: bytes, hay: bytes, starts: set[int]) -> None:
+    """Add the start offset of every line of ``hay`` that contains ``needle``."""
+    i = hay.find(needle)
+    while i >= 0:
+        starts.add(hay.rfind(b"\n", 0, i) + 1)
+        end = hay.find(b"\n", i)
+        if end < 0:
+            return
+        i = hay.find(needle, end)
+
+
+def _count_lines(word: bytes, low: bytes, starts: set[int]) -> None:
+    """Lines where ``word`` may follow a number token (``3 passed``, ``(2) skipped``)."""
+    i = low.find(word)
+    while i >= 0:
+        ls = low.rfind(b"\n", 0, i) + 1
+        last = low[ls:i].rstrip(_COUNT_GAP)[-1:]
+        if last.isdigit() or last > b"\x7f":
+            starts.add(ls)
+            i = low.find(b"\n", i)
+            if i < 0:
+                return
+        i = low.find(word, i + 1)
+
+
+def _hash_lines(b: _Block, out: Output) -> None:
+    """Lines with a hash value that the compact output does not hold."""
+    data = b.data
+    hexed = data.translate(_HEX)
+
+    def check(s: int) -> int:
+        run = hexed[s : s + 41]
+        n = len(run) - len(run.lstrip(b"h"))
+        value = data[s : s + n].decode("ascii")
+        if _hash(value) and not present(("hash", value, ""), out):
+            b.starts.add(data.rfind(b"\n", 0, s) + 1)
+        return s + n
+
+    if hexed.startswith(b"hhhhhhh"):
+        check(0)
+    for needle, skip in ((b" hhhhhhh", 1), (b"..hhhhhhh", 2)):
+        i = hexed.find(needle)
+        while i >= 0:
+            i = hexed.find(needle, check(i + skip))
+
+
+def _hit_lines(needle: bytes, hay: bytes) -> list[int]:
+    """The indexes of the lines of ``hay`` holding ``needle`` (line breaks counted in C, once over the text)."""
+    found: list[int] = []
+    k = at = 0
+    i = hay.find(needle)
+    while i >= 0:
+        k += hay.count(b"\n", at, i)
+        found.append(k)
+        at = hay.find(b"\n", i)
+        if at < 0:
+            break
+        i = hay.find(needle, at)
+    return found
+
+
+def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
+    """Lines with a location in a token that the compact output's pieces do not vouch for."""
+    raws, starts = b.raws, b.starts
+    # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
+    shapes: list[bytes] = []
+    if shape.count(b".:") * 4 > len(raws):  # dense: a test per line beats a search per hit
+        locs = b.data.translate(_LOC, _LOC_DELETE).split(b"\n")
+        shapes = shape.split(b"\n")
+        found = [
+            k
+            for k, sh in enumerate(shapes)
+            if b".:" in sh
+            and not raws[k][:1].isspace()
+            and (b".aa:0" in locs[k] or b".a:0" in locs[k] or _ext_loc(locs[k]))
+        ]
+    else:
+        hits = _hit_lines(b".:", shape)
+        found = [k for k in hits if not raws[k][:1].isspace() and _ext_loc(raws[k].translate(_LOC, _LOC_DELETE))]
+    if starts:
+        found = [k for k in found if b.offset(k) not in starts]
+    if not found:
+        return
+    shapes = shapes or shape.split(b"\n")
+    todo = [k for k in found if b":." not in shapes[k]]
+    if len(todo) < len(found):  # a base name may hold ":" or "(": read
+        starts.update(b.offset(k) for k in found if b":." in shapes[k])
+    if not todo:
+        return
+    block = b"\n".join([raws[k] for k in todo]).translate(_PIECES)
+    text = compact.encode("utf-8", "surrogatepass").translate(_PIECES)
+    if _pieces_of(text, set(block.split())):
+        return
+    have = set(text.split())
+    for k, pieces in zip(todo, block.split(b"\n"), strict=True):
+        if not have.issuperset(pieces.split()):
+            starts.add(b.offset(k))
+
+
+def _pieces_of(text: bytes, pieces: set[bytes]) -> bool:
+    """Is each of ``pieces`` a piece of ``text`` (between whitespace)? A few are searched; many, a set is built."""
+    if len(pieces) > 16:
+        return pieces.issubset(text.split())
+    for p in pieces:
+        n, end = len(p), len(text)
+        i = text.find(p)
+        while i >= 0 and not (
+            (i == 0 or text[i - 1 : i].isspace()) and (i + n == end or text[i + n : i + n + 1].isspace())
+        ):
+            i = text.find(p, i + 1)
+        if i < 0:
+            return False
+    return True
+
+
+def _ext_loc(loc: bytes) -> bool:
+    """Does ``.ext`` (1-5 letters and digits, a letter among them) stand right before ``:`` and a digit?"""
+    if b".aa:0" in loc or b".a:0" in loc or b".aaa:0" in loc or b".aaaa:0" in loc:  # the common ones
+        return True
+    for needle in (b":0", b":u"):
+        i = loc.find(needle)
+        while i >= 0:
+            pre = loc[:i]
+            stem = pre.rstrip(b"a0u")
+            ext = pre[len(stem) :]
+            if stem.endswith(b".") and (b"u" in ext or (len(ext) <= 5 and b"a" in ext)):
+                return True
+            i = loc.find(needle, i + 1)
+    return False
+
+
+def _line_at(data: bytes, start: int) -> str:
+    end = data.find(b"\n", start)
+    return (data[start:end] if end >= 0 else data[start:]).decode("utf-8", "surrogatepass")
