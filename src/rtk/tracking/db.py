@@ -130,7 +130,7 @@ def _claim(pending: str) -> list[str]:
             break
         try:
             if lockf is not None:
-                lockf(fd, os.F_LOCK, 0)  # waits for a writer in the middle of a line
+                tracking.lock(fd)  # waits for a writer in the middle of a line (OSError past a bound)
                 # The file may have been replaced while we waited (an older rtk renamed it):
                 # only take rows from the file we actually hold the lock on.
                 if os.fstat(fd).st_ino != os.stat(pending).st_ino:
