@@ -267,3 +267,20 @@ def test_a_journal_lock_held_elsewhere_never_stops_the_command(tmp_path: Path, d
     finally:
         holder.kill()
         holder.wait()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="posix only")
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_journal_that_is_not_a_file_never_stops_the_command(tmp_path: Path, kind: str) -> None:
+    """A FIFO in the journal's place blocked the open for a reader that never came; /dev/zero made the
+    ingester read forever. The command runs, its exit code comes back, rtk says tracking is off."""
+    pending = Path(tracking.pending_path())
+    pending.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "fifo":
+        os.mkfifo(pending)
+    else:
+        pending.symlink_to("/dev/zero")
+    p = subprocess.run(rtk_argv("run", "-c", "echo hi; exit 6"), capture_output=True, timeout=30)
+    assert p.returncode == 6 and p.stdout == b"hi\n"
+    assert b"Traceback" not in p.stderr and p.stderr.count(b"\n") <= 1
+    assert db.ingest(quiet=True) == 0  # returns at once, nothing read

@@ -119,12 +119,24 @@ def lock(fd: int) -> None:
             delay = min(delay * 2, 0.05)
 
 
+def open_journal(path: str, flags: int) -> int:
+    """``os.open`` of the journal, refusing anything but a regular file (OSError): a FIFO in its place
+    would block the open, a device like /dev/zero would feed the ingester forever."""
+    import stat
+
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o600)  # a FIFO with no reader: ENXIO at once
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{path} is not a regular file")
+    return fd
+
+
 def _locked_append(path: str, data: bytes) -> int:
     """Append under the journal lock; return the file size afterwards."""
     paths.ensure_dir(os.path.dirname(path) or ".")
     lockf = getattr(os, "lockf", None)
     for _ in range(5):
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = open_journal(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
             if lockf is not None:
                 lock(fd)

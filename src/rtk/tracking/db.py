@@ -125,8 +125,8 @@ def _claim(pending: str) -> list[str]:
     lockf = getattr(os, "lockf", None)
     for _ in range(10):
         try:
-            fd = os.open(pending, os.O_RDWR)  # a POSIX write lock needs a writable fd
-        except FileNotFoundError:
+            fd = tracking.open_journal(pending, os.O_RDWR)  # a POSIX write lock needs a writable fd
+        except OSError:  # gone, or not a regular file
             break
         try:
             if lockf is not None:
