@@ -189,3 +189,20 @@ def test_a_rerun_finds_its_file_by_name_and_content() -> None:
     first = tee.write(["./deploy.sh", "prod", "hunter2"], b"boom\n")
     assert tee.write(["./deploy.sh", "staging", "hunter3"], b"boom\n") == first  # same program, same bytes
     assert tee.write(["./deploy.sh", "prod", "hunter2"], b"boom 2\n") != first
+
+
+def test_no_argument_ever_reaches_a_recovery_file_name() -> None:
+    """Property: the name depends on the program and the bytes kept only, never on any other word of argv."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    words = st.text(min_size=0, max_size=30)
+
+    @settings(max_examples=int(os.environ.get("RTK_FUZZ_EXAMPLES", "60")), deadline=None, derandomize=True, database=None)
+    @given(st.lists(words, min_size=1, max_size=6), st.lists(words, max_size=6), st.binary(max_size=64))
+    def prop(argv: list[str], other: list[str], data: bytes) -> None:
+        stem = tee.file_stem(argv, data)
+        assert stem == tee.file_stem(argv[:1] + other, data) == tee.file_stem(argv[:1], data)
+        assert all(c.isascii() and (c.isalnum() or c in "._-") for c in stem) and "/" not in stem
+
+    prop()
