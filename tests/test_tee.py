@@ -198,7 +198,9 @@ def test_no_argument_ever_reaches_a_recovery_file_name() -> None:
 
     words = st.text(min_size=0, max_size=30)
 
-    @settings(max_examples=int(os.environ.get("RTK_FUZZ_EXAMPLES", "60")), deadline=None, derandomize=True, database=None)
+    @settings(
+        max_examples=int(os.environ.get("RTK_FUZZ_EXAMPLES", "60")), deadline=None, derandomize=True, database=None
+    )
     @given(st.lists(words, min_size=1, max_size=6), st.lists(words, max_size=6), st.binary(max_size=64))
     def prop(argv: list[str], other: list[str], data: bytes) -> None:
         stem = tee.file_stem(argv, data)
