@@ -150,9 +150,9 @@ def test_masking_is_stable() -> None:
     ],
 )
 def test_recovery_file_names_carry_no_secret(argv: list[str], secret: str, name: str) -> None:
-    assert slug(argv) == name
+    assert slug(argv) == name  # the older names, still read in transcripts
     path = tee.write(argv, b"raw output\n")
-    assert path is not None and Path(path).name.endswith(f"_{name}.log")
+    assert path is not None and Path(path).name.endswith(f"_{argv[0]}_{tee.content_id(path)}.log")
     assert not secret or secret not in path
 
 
@@ -235,7 +235,16 @@ def test_verbose_passthrough_line_is_masked(tmp_path: Path) -> None:
     env = dict(os.environ, PATH=path_with(bindir))
     p = subprocess.run(rtk_argv("-v", "mysql", "-pVerbosePw1", "shop"), env=env, capture_output=True, timeout=60)
     assert p.returncode == 3
-    assert b"rtk: no filter for mysql -p****; passthrough" in p.stderr and b"VerbosePw1" not in p.stderr
+    assert b"rtk: no filter for this mysql command; passthrough" in p.stderr and b"VerbosePw1" not in p.stderr
+
+
+def test_verbose_passthrough_line_names_no_argument(tmp_path: Path) -> None:
+    """A password of no known shape (``./deploy.sh hunter2``) is not echoed by the line rtk adds."""
+    bindir = stub_tool(tmp_path, "deploy.sh", "exit 4")
+    env = dict(os.environ, PATH=path_with(bindir))
+    p = subprocess.run(rtk_argv("-v", "deploy.sh", "hunter2"), env=env, capture_output=True, timeout=60)
+    assert p.returncode == 4
+    assert b"rtk: no filter for this deploy.sh command; passthrough" in p.stderr and b"hunter2" not in p.stderr
 
 
 def test_failure_rows_mask_the_error_text_too() -> None:

@@ -235,3 +235,19 @@ def test_binary_without_shebang_stays_126(tmp_path: Path, disabled: str) -> None
     p = subprocess.run(rtk_argv(str(binary)), env=env, capture_output=True, timeout=60)
     assert p.returncode == 126 and b"must not run" not in p.stdout
     assert p.stderr.decode() == f"rtk: cannot run {binary}: Exec format error\n"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="posix only")
+@pytest.mark.parametrize("flags", [["--raw"], ["-n"]])
+def test_rtk_read_into_a_closed_pipe_exits_as_cat_does(tmp_path: Path, flags: list[str]) -> None:
+    """`cat big | head -1` is rewritten to `rtk read big | head -1`: its status is cat's, 128+SIGPIPE (it was 0)."""
+    big = tmp_path / "big.txt"
+    big.write_text("".join(f"{i}\n" for i in range(400_000)))
+    got = []
+    cat = ["cat", *[f for f in flags if f != "--raw"]]
+    for cmd in ([*cat, str(big)], [*rtk_argv("read", *flags), str(big)]):
+        shell = f'{" ".join(cmd)} | head -1; echo "rc=${{PIPESTATUS[0]}}" >&2'
+        p = subprocess.run(["bash", "-c", shell], capture_output=True, timeout=60)
+        assert b"Traceback" not in p.stderr, p.stderr
+        got.append((p.stdout, p.stderr.strip().splitlines()[-1]))
+    assert got[1] == got[0] and got[0][1] == b"rc=141"

@@ -23,7 +23,7 @@ def test_file_is_owner_only_and_exact() -> None:
     assert path is not None
     assert Path(path).read_bytes() == raw  # the original bytes, escapes and all
     assert os.stat(path).st_mode & 0o777 == 0o600
-    assert Path(path).name.endswith("_cargo_test.log")
+    assert Path(path).name.endswith(f"_cargo_{tee.content_id(path)}.log")  # the program and the content id
 
 
 def test_same_second_same_command_gets_distinct_files() -> None:
@@ -153,3 +153,58 @@ def test_total_size_cap_removes_oldest_beyond_kept_count() -> None:
     left = set(os.listdir(tee.directory()))
     # newest two (800 KB) always; a third would pass 1 MiB in all
     assert left == {os.path.basename(made[2]), os.path.basename(made[3])}
+
+
+BARE_SECRETS = [
+    (["./deploy.sh", "prod", "hunter2"], "deploy.sh"),
+    (["mysql", "-phunter2", "shop"], "mysql"),
+    (["curl", "-u", "user:hunter2", "http://h/x"], "curl"),
+    (["/bin/sh", "-c", "TOKEN=hunter2 ./x"], "sh"),
+    (["env", "TOKEN=hunter2", "./x"], "env"),
+    (["TOKEN=hunter2", "./x"], "cmd"),
+    (["git", "hunter2"], "git"),
+    (["rg", "hunter2", "."], "rg"),
+]
+
+
+@pytest.mark.parametrize(("argv", "prog"), BARE_SECRETS)
+def test_recovery_file_names_hold_no_argument(argv: list[str], prog: str) -> None:
+    """Only the program's name and the content id: an argument may be a password of no known shape."""
+    import re
+
+    from rtk.commands import recall
+
+    raw = b"error: deploy failed\n" * 3
+    path = tee.write(argv, raw)
+    assert path is not None
+    name = os.path.basename(path)
+    cid = tee.content_id(path)
+    assert re.fullmatch(rf"\d+_{re.escape(prog)}_{cid}\.log", name), name
+    assert "hunter2" not in path and "prod" not in name
+    assert recall.find(cid or "")[0].path == path  # rtk recall ID still finds it
+    assert recall.kept_files()[0].command == prog  # with no database row, the listing names the program
+
+
+def test_a_rerun_finds_its_file_by_name_and_content() -> None:
+    first = tee.write(["./deploy.sh", "prod", "hunter2"], b"boom\n")
+    assert tee.write(["./deploy.sh", "staging", "hunter3"], b"boom\n") == first  # same program, same bytes
+    assert tee.write(["./deploy.sh", "prod", "hunter2"], b"boom 2\n") != first
+
+
+def test_no_argument_ever_reaches_a_recovery_file_name() -> None:
+    """Property: the name depends on the program and the bytes kept only, never on any other word of argv."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    words = st.text(min_size=0, max_size=30)
+
+    @settings(
+        max_examples=int(os.environ.get("RTK_FUZZ_EXAMPLES", "60")), deadline=None, derandomize=True, database=None
+    )
+    @given(st.lists(words, min_size=1, max_size=6), st.lists(words, max_size=6), st.binary(max_size=64))
+    def prop(argv: list[str], other: list[str], data: bytes) -> None:
+        stem = tee.file_stem(argv, data)
+        assert stem == tee.file_stem(argv[:1] + other, data) == tee.file_stem(argv[:1], data)
+        assert all(c.isascii() and (c.isalnum() or c in "._-") for c in stem) and "/" not in stem
+
+    prop()

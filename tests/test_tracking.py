@@ -240,3 +240,47 @@ def test_secrets_are_masked(cmd: str, secret: str) -> None:
 )
 def test_ordinary_commands_are_not_masked(cmd: str) -> None:
     assert tracking.mask_command(cmd) == cmd or ("author" in cmd and "Dev" in tracking.mask_command(cmd))
+
+
+HOLD_LOCK = """
+import fcntl, os, sys, time
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+fcntl.lockf(fd, fcntl.LOCK_EX)
+print("locked", flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize("due", [False, True])
+def test_a_journal_lock_held_elsewhere_never_stops_the_command(tmp_path: Path, due: bool) -> None:
+    """A process stopped while holding the journal lock (rtk gain suspended with Ctrl-Z) made every rtk
+    command wait for it: the output was printed, the command never ended, its exit code never came."""
+    Path(tracking.pending_path()).parent.mkdir(parents=True, exist_ok=True)
+    if due:  # a journal past its size: this run would ingest it too
+        Path(tracking.pending_path()).write_bytes(b"x" * (tracking.INGEST_AT_BYTES + 1))
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, tracking.pending_path()], stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"locked\n"
+        p = subprocess.run(rtk_argv("run", "-c", "echo hi; exit 5"), capture_output=True, timeout=30)
+        assert p.returncode == 5 and p.stdout == b"hi\n"
+        assert b"Traceback" not in p.stderr and p.stderr.count(b"\n") <= 1
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="posix only")
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_journal_that_is_not_a_file_never_stops_the_command(tmp_path: Path, kind: str) -> None:
+    """A FIFO in the journal's place blocked the open for a reader that never came; /dev/zero made the
+    ingester read forever. The command runs, its exit code comes back, rtk says tracking is off."""
+    pending = Path(tracking.pending_path())
+    pending.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "fifo":
+        os.mkfifo(pending)
+    else:
+        pending.symlink_to("/dev/zero")
+    p = subprocess.run(rtk_argv("run", "-c", "echo hi; exit 6"), capture_output=True, timeout=30)
+    assert p.returncode == 6 and p.stdout == b"hi\n"
+    assert b"Traceback" not in p.stderr and p.stderr.count(b"\n") <= 1
+    assert db.ingest(quiet=True) == 0  # returns at once, nothing read

@@ -15,7 +15,16 @@ if TYPE_CHECKING:
 
 
 def _constant(name: str) -> float:
-    return float({"NaN": "nan", "Infinity": "inf", "-Infinity": "-inf"}[name])
+    """NaN and Infinity are not JSON: refused (an answer could not carry them back)."""
+    raise ValueError(f"not JSON: {name}")
+
+
+def _finite(text: str) -> float:
+    """A number; one past a double's range (1e999) is refused, as it could only be echoed back as null."""
+    v = float(text)
+    if v in (float("inf"), float("-inf")):
+        raise ValueError(f"number out of range: {text[:20]}")
+    return v
 
 
 class _Context:
@@ -24,7 +33,7 @@ class _Context:
     strict = True
     object_hook = None
     object_pairs_hook = None
-    parse_float = float
+    parse_float = staticmethod(_finite)
     parse_int = int
     parse_constant = staticmethod(_constant)
     memo: dict[str, str] = {}  # noqa: RUF012 - read by the C scanner
@@ -73,7 +82,9 @@ def _dump(v: Any, out: list[str]) -> None:
     elif isinstance(v, int):
         out.append(int.__repr__(v))
     elif isinstance(v, float):
-        out.append(float.__repr__(v) if v == v and v not in (float("inf"), float("-inf")) else "null")
+        if v != v or v in (float("inf"), float("-inf")):
+            raise ValueError("NaN and infinities have no JSON form")  # never a changed value
+        out.append(float.__repr__(v))
     elif isinstance(v, dict):
         out.append("{")
         first = True

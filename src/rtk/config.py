@@ -167,7 +167,29 @@ def validate(doc: dict[str, Any], path: str) -> tuple[dict[str, Any], list[str]]
     if mode not in ("failures", "always", "never"):
         problems.append(f'rtk: config {path}: tee.mode must be "failures", "always" or "never" (got {mode!r})')
         values["tee.mode"] = "failures"
+    for e in values["hooks.exclude_commands"]:
+        if e.startswith("^"):
+            problems += _exclude_regex_problem(e, path)
     return values, problems
+
+
+def _exclude_regex_problem(expr: str, path: str) -> list[str]:
+    """What is wrong with a ``^regex`` of ``hooks.exclude_commands`` (the hook searches it in bounded time only)."""
+    import re
+
+    from rtk.rewrite import saferegex
+
+    try:
+        re.compile(expr)
+    except (re.error, RecursionError, OverflowError) as e:
+        return [f"rtk: config {path}: hooks.exclude_commands: {expr} is not a regular expression ({e}); ignored"]
+    cost, why = saferegex.check(expr)
+    if cost is not None:
+        return []
+    return [
+        f"rtk: config {path}: hooks.exclude_commands: {expr} cannot be searched in bounded time ({why});"
+        " every command is left as written while it is there"
+    ]
 
 
 def _show(value: Any) -> str:

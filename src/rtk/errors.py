@@ -12,6 +12,7 @@ EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE: what the shell reports for cat killed by a closed pipe
 
 
 class RtkError(Exception):
@@ -35,9 +36,9 @@ def guarded(fn: Callable[[], int], verbose: int = 0) -> int:
         return e.code
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader left (`rtk read f | head -1`): the status cat would give
         _quiet_stdout()
-        return EXIT_OK
+        return EXIT_BROKEN_PIPE
     except SystemExit as e:  # argparse exits with 2 after printing its own one-line error
         return e.code if isinstance(e.code, int) else EXIT_ERROR
     except Exception as e:  # pragma: no cover - last resort

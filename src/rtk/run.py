@@ -131,7 +131,7 @@ def run_spec(argv: list[str], spec: Spec | None, started: float | None = None) -
 
             _say(
                 1,
-                f"rtk: no filter for {mask_command(join(argv[:2]))}; passthrough"
+                f"rtk: no filter for this {mask_command(argv[0])} command; passthrough"  # no argument: any may be a secret
                 if spec is None
                 else f"rtk: {spec.name}: live",
             )

@@ -1,13 +1,15 @@
 """Raw-output recovery: keep what a filter hid, so the agent can read it instead of re-running.
 
-Files live in ``<data dir>/tee/<epoch>_<slug>.log`` (``RTK_TEE_DIR`` or
+Files live in ``<data dir>/tee/<epoch>_<program>_<id>.log`` (``RTK_TEE_DIR`` or
 ``tee.directory`` move them), are created owner-only, capped in size (head and
 tail kept) and kept for a while: the ``tee.keep_files`` most recently written
 always, others until they are ``tee.keep_hours`` old or, oldest first, while all
 files together exceed ``tee.max_total_mb`` (a path printed minutes ago is still there).
 They are addressed by content: the same command printing the same bytes again
 gets the path of the file it already has (an agent re-running a failing command
-does not push other recovery files out).
+does not push other recovery files out). A name holds no argument of the command,
+only its program's name and ``id``, the start of the content hash that ``rtk recall``
+takes: an argument may be a password no pattern recognises (``./deploy.sh prod hunter2``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ import os
 import time
 
 from rtk import config, paths
-from rtk.text import slug
 
 MARKER = b"\n[rtk: %d bytes omitted from the middle of this recovery file]\n"
 
@@ -92,7 +93,7 @@ def write(argv: list[str], raw: bytes | Spool) -> str | None:
     d = directory()
     try:
         paths.ensure_dir(d)
-        name = slug(argv)
+        name = file_stem(argv, data)
         same = _identical(d, name, data)
         if same is not None:
             try:
@@ -124,7 +125,7 @@ def write(argv: list[str], raw: bytes | Spool) -> str | None:
 
 
 def _identical(d: str, name: str, data: bytes) -> str | None:
-    """An existing recovery file of the command ``name`` (its slug) holding exactly ``data``."""
+    """An existing recovery file named ``name`` (:func:`file_stem`) holding exactly ``data``."""
     try:
         entries = list(os.scandir(d))
     except OSError:
@@ -173,6 +174,25 @@ def _rotate(d: str, keep: int, max_age_s: int, max_bytes: int) -> None:
 
 
 ID_LEN = 6  # hex digits of the content hash that name a recovery file in hints and ``rtk recall``
+
+
+def program(argv: list[str]) -> str:
+    """The file-name-safe name of the program ``argv`` runs (``deploy.sh`` for ``./deploy.sh``); ``cmd`` if none."""
+    from rtk.tracking import mask_command
+
+    word = argv[0] if argv else ""
+    if "=" in word:  # an assignment is not a program name (and may hold a value)
+        word = ""
+    base = mask_command(word).replace("****", "").rsplit("/", 1)[-1]
+    out = "".join(c if (c.isascii() and c.isalnum()) or c in "-." else "_" for c in base)
+    return out[:40].strip("_.") or "cmd"
+
+
+def file_stem(argv: list[str], data: bytes) -> str:
+    """``<program>_<id>``: a recovery file's name after its epoch; no argument of the command is in it."""
+    import hashlib
+
+    return f"{program(argv)}_{hashlib.sha256(data).hexdigest()[:ID_LEN]}"
 
 
 def content_id(path: str) -> str | None:

@@ -352,3 +352,17 @@ def test_hermes_loads_the_plugin_and_rewrites(tmp_path: Path) -> None:
     assert init_cmd.main(["--uninstall", "--agent", "hermes", "--global"]) == 0
     p = subprocess.run([py, "-c", LOADER], capture_output=True, text=True, env=env, timeout=180, cwd=tmp_path)
     assert p.returncode != 0 and "KeyError: 'rtk'" in p.stderr
+
+
+@pytest.mark.parametrize("command", ["git status\r", "echo hi\r", "ls\r\r", "make test\r\n\r"])
+def test_a_trailing_carriage_return_reaches_the_shell_as_written(command: str, tmp_path: Path) -> None:
+    """An rtk that hands the line back unchanged (exit 0) leaves it byte-identical: its CR is the command's."""
+    mod = load_plugin(tmp_path, fake_rtk(tmp_path, 'printf "%s\\n" "$3"; exit 0'))
+    assert both(mod, "terminal", {"command": command}) == ({"command": command}, None)
+
+
+def test_a_rewritten_line_keeps_the_carriage_return_rtk_kept(tmp_path: Path) -> None:
+    """cat names a file whose name ends in CR; the rtk form must read that file, not notes.txt."""
+    mod = load_plugin(tmp_path)
+    hooked, replaced = both(mod, "terminal", {"command": "cat notes.txt\r"})
+    assert hooked == {"command": "rtk read notes.txt\r"} and replaced == hooked

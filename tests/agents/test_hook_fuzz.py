@@ -108,3 +108,19 @@ def test_any_bytes_on_stdin_give_the_noop(data: bytes) -> None:
         out, err, code = hook.run(agent.name, agent.flags, data)
         if hook.parse(data) is None:
             assert (out, err, code) == (agent.noop if agent.name in hook.NOOP else b"", b"", 0)
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999", "NaN", "Infinity", "-Infinity"])
+@pytest.mark.parametrize("agent", AGENTS, ids=repr)
+def test_a_number_json_cannot_carry_back_gives_the_noop(agent: Agent, number: str) -> None:
+    """1e999 (a double's overflow) or NaN in the tool input came back as null: a changed argument, not a no-op."""
+    allow(agent.name, "git status")
+    p = agent.payload()
+    agent.set_cmd(p, "git status")
+    text = json.dumps(p)
+    before = text
+    text = text.replace(': "git status"', f': "git status", "x_limit": {number}')  # next to the command
+    text = text.replace(': \\"git status\\"', f': \\"git status\\", \\"x_limit\\": {number}')  # in a JSON string
+    assert text != before
+    out, err, code = hook.run(agent.name, agent.flags, text.encode())
+    assert (out, err, code) == (agent.noop if agent.name in hook.NOOP else b"", b"", 0)

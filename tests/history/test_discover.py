@@ -234,3 +234,21 @@ def test_session_never_says_0_most_recent(tmp_path: Path, monkeypatch: pytest.Mo
     homes(tmp_path, monkeypatch)
     out = rtk("session", "--all").stdout
     assert "0 most recent" not in out and "no agent sessions found in this scope" in out
+
+
+def test_recovery_read_of_a_file_named_by_program_and_id(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Recovery files are named <epoch>_<program>_<id>.log: the read goes to the ls run, not the later git status."""
+    claude, _ = homes(tmp_path, monkeypatch)
+    tee = "/home/u/.local/share/rtk/tee/1763800000_ls_0a1b2c.log"
+    claude_session(
+        claude,
+        [
+            {"command": "rtk ls -la", "output": f"src/ tests/\n[rtk] full output: {tee}"},
+            {"command": "rtk git status", "output": "on main\n"},
+            {"read": tee, "output": "total 8\n" * 50},
+        ],
+        cwd="/work/demo",
+    )
+    d = discover("--all", "--since", "all")
+    rr = {r["filter"]: (r["rtk_runs"], r["raw_reruns"], r["recovery_reads"]) for r in d["reruns"]}
+    assert rr == {"ls": (1, 0, 1), "git-status": (1, 0, 0)}

@@ -163,3 +163,32 @@ def test_exclude_commands_opts_scripts_out(exclude: list[str], line: str, expect
     """Issue 15: script runs (rtk run) pass the same choke point as every other rewrite."""
     configure(exclude)
     assert engine.rewrite(line) == expected
+
+
+def test_a_catastrophic_exclude_regex_never_hangs_the_rewrite() -> None:
+    """^git status (a+)+$ backtracks for minutes on `git status aaa...!`; the rewrite answers at once and,
+    as the expression cannot be searched in bounded time, leaves the command as written (the opt-out holds)."""
+    import time
+
+    configure(["^git status (a+)+$"])
+    t0 = time.monotonic()
+    assert engine.rewrite("git status " + "a" * 40 + "!") is None
+    assert engine.rewrite("git log -3") is None  # refused: every command is left alone, never one too many
+    assert time.monotonic() - t0 < 2
+
+
+def test_a_bounded_exclude_regex_still_selects() -> None:
+    configure(["^git (push|pull)( --force)?$", "^ls .*tmp"])
+    assert engine.rewrite("git push") is None and engine.rewrite("ls -la /tmp") is None
+    assert engine.rewrite("git status") == "rtk git status"
+
+
+def test_config_names_an_exclude_regex_it_cannot_search() -> None:
+    from rtk import config
+
+    _, problems = config.validate({"hooks": {"exclude_commands": ["^git (a+)+$", "git rebase"]}}, "c.toml")
+    assert problems == [
+        "rtk: config c.toml: hooks.exclude_commands: ^git (a+)+$ cannot be searched in bounded time"
+        " (a quantifier applies to more than one character (nested or grouped repetition));"
+        " every command is left as written while it is there"
+    ]

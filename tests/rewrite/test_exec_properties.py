@@ -46,8 +46,19 @@ def all_registered() -> Iterator[None]:
     engine.reset()
 
 
-# Constructs that run code in bash. "<(" is not one inside plain double quotes.
-EXEC = ["$(touch pwned)", "`touch pwned`", "$((x=1))", "$[x=1]", "${x@P}", "${!x}", "${a[i]}", "${x:i}"]
+# Constructs that run code in bash (and zsh's ${(e)x} and ${~x}). "<(" is not one inside plain double quotes.
+EXEC = [
+    "$(touch pwned)",
+    "`touch pwned`",
+    "$((x=1))",
+    "$[x=1]",
+    "${x@P}",
+    "${!x}",
+    "${a[i]}",
+    "${x:i}",
+    "${(e)x}",
+    "${~x}",
+]
 PROCSUB = ["<(touch pwned)", ">(touch pwned)"]
 # Wrappers: (template, may the child be a process substitution directly; None: as for the parent). Inside double
 # quotes only templates without double quotes are used (``""${...}""`` would be unquoted).

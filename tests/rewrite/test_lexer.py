@@ -150,6 +150,11 @@ def test_plain_fast_path_matches_full_lexer() -> None:
         ("$[a[$(touch pwned)]]", lexer.EXPAND | lexer.ARITH | lexer.CMDSUB),
         ("${x@P}", lexer.EXPAND | lexer.EVAL),
         ("${!name}", lexer.EXPAND | lexer.EVAL),
+        ("${(e)x}", lexer.EXPAND | lexer.EVAL),  # zsh: the value's $(...) runs (Claude Code runs the user's shell)
+        ('"${(e)x}"', lexer.QUOTED | lexer.EXPAND | lexer.EVAL),
+        ("${(P)x}", lexer.EXPAND | lexer.EVAL),  # zsh indirection
+        ("${~x}", lexer.EXPAND | lexer.EVAL),  # zsh glob substitution: a value *(e:cmd:) runs cmd
+        ("$~x", lexer.EXPAND | lexer.EVAL),
         ("${a[i]}", lexer.EXPAND | lexer.ARITH),
         ("${x:i}", lexer.EXPAND | lexer.ARITH),
         # nothing that runs code: no extra flag

@@ -72,9 +72,19 @@ def kept_files() -> list[Kept]:
     found.sort(key=lambda k: (k.mtime, k.path), reverse=True)
     _attach_runs(found)
     for k in found:
-        if not k.command:  # the file name: <epoch>_<command slug>.log
-            k.command = os.path.basename(k.path)[:-4].partition("_")[2].replace("_", " ")
+        if not k.command:  # the file name: <epoch>_<program>_<id>.log (older: <epoch>_<command slug>.log)
+            k.command = _named(os.path.basename(k.path)[:-4].partition("_")[2])
     return found
+
+
+def _named(stem: str) -> str:
+    """The command a file name stands for: its program (the content id and a same-second number dropped)."""
+    words = stem.split("_")
+    if len(words) > 2 and words[-1].isdigit() and len(words[-1]) <= 2:
+        words.pop()
+    if len(words) > 1 and len(words[-1]) == tee.ID_LEN and all(c in "0123456789abcdef" for c in words[-1]):
+        words.pop()
+    return " ".join(words)
 
 
 def _attach_runs(found: list[Kept]) -> None:

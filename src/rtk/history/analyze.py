@@ -16,7 +16,7 @@ to others, get none).
 Re-run signal: a command run through rtk, followed within :data:`RERUN_WINDOW` shell
 calls of the same transcript (after its result came back) by the same command run raw
 (served by the same filter, or the same ``git log``-style key), or by a read of an
-rtk recovery file (``.../tee/<epoch>_<slug>.log``), suggests the filter lost something.
+rtk recovery file (``.../tee/<epoch>_<program>_<id>.log``, older ``<epoch>_<slug>.log``), suggests the filter lost something.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ import re
 
 from rtk.history import Call
 from rtk.history import segments as _segments
+from rtk.tee import ID_LEN
+from rtk.tee import program as _program
 from rtk.text import slug as _slug
 from rtk.tracking import mask_command
 
@@ -48,13 +50,14 @@ def tokens(chars: float) -> int:
 class _Entry:
     """An rtk run still inside the re-run window."""
 
-    __slots__ = ("done_ts", "filter", "index", "key", "slug", "tee")
+    __slots__ = ("done_ts", "filter", "index", "key", "program", "slug", "tee")
 
-    def __init__(self, index: int, key: str, filt: str, slug: str, tee: str, done_ts: str) -> None:
+    def __init__(self, index: int, key: str, filt: str, slug: str, tee: str, done_ts: str, program: str = "") -> None:
         self.index = index
         self.key = key
         self.filter = filt
         self.slug = slug
+        self.program = program
         self.tee = tee
         self.done_ts = done_ts
 
@@ -250,7 +253,7 @@ class Analysis:
             else:
                 sess.untracked_rtk += 1
         tee = str(row["tee_path"]) if row and row["tee_path"] else ""
-        entries.append(_Entry(self._index, s.key, filt, _slug(s.argv), tee, call.end_ts))
+        entries.append(_Entry(self._index, s.key, filt, _slug(s.argv), tee, call.end_ts, _program(s.argv)))
 
     def _missed(self, s: Seg, out: float, sess: Session | None, day: str) -> None:
         self.missed_runs += 1
@@ -305,7 +308,11 @@ class Analysis:
         cands = [e for e in self._window if self._index - e.index <= RERUN_WINDOW]
         pick = next((e for e in reversed(cands) if e.tee and e.tee == path), None)
         pick = pick or next((e for e in reversed(cands) if owner and e.filter == owner), None)
-        pick = pick or next((e for e in reversed(cands) if e.slug == m.group(2)), None)
+        name = m.group(2)
+        prog, _, cid = name.rpartition("_")
+        if not (len(cid) == ID_LEN and all(c in "0123456789abcdef" for c in cid)):
+            prog = ""
+        pick = pick or next((e for e in reversed(cands) if e.slug == name or (prog and e.program == prog)), None)
         pick = pick or (cands[-1] if cands else None)
         filt = pick.filter if pick is not None else owner
         if not filt:

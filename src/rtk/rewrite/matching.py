@@ -18,8 +18,6 @@ UNSAFE_WORD = EXPAND | CMDSUB | GLOB | PROCSUB | ANSI_C  # a word whose value th
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from rtk.rewrite.rules import Rule
     from rtk.shell.lexer import Token
 
@@ -36,16 +34,17 @@ class Settings:
 
     def __init__(self, exclude: list[str], transparent: list[str]) -> None:
         self.exclude = [" ".join(e.split()) for e in exclude if not e.startswith("^") and e.strip()]
-        self.regexes: list[Callable[[str], object]] = []
+        self.regexes: list[str] = []  # searched through saferegex: a catastrophic one must not hang the hook
         pats = [e for e in exclude if e.startswith("^")]
         if pats:
             import re
 
             for p in pats:
                 try:
-                    self.regexes.append(re.compile(p).search)
-                except re.error:
-                    continue
+                    re.compile(p)
+                except (re.error, RecursionError, OverflowError):
+                    continue  # not a regular expression: ignored (rtk config names it)
+                self.regexes.append(p)
         self.transparent = tuple(tuple(p.split()) for p in transparent if p.split())
 
     def excluded(self, forms: list[str]) -> bool:
@@ -53,9 +52,12 @@ class Settings:
             for e in self.exclude:
                 if f == e or f.startswith(e + " "):
                     return True
-            for rx in self.regexes:
-                if rx(f):
-                    return True
+            if self.regexes:
+                from rtk.rewrite import saferegex
+
+                for rx in self.regexes:  # one it cannot search in bounded time excludes: the command runs as written
+                    if saferegex.search(rx, f, fallback=True):
+                        return True
         return False
 
 

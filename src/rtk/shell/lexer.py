@@ -20,7 +20,8 @@ Nested constructs are recorded at any depth: while finding the end of ``${...}``
 inside adds its flag to the word (``${x:-$(cmd)}`` is ``EXPAND | CMDSUB``). Inside
 ``${...}`` the lexer also flags what evaluates a value as code: a non-literal array
 subscript or substring offset (arithmetic: ``ARITH``), ``${!name}`` indirection and
-``${x@P}`` prompt expansion (``EVAL``); inside a double-quoted ``${...}``, single
+``${x@P}`` prompt expansion, and zsh's ``${(e)x}``/``${(P)x}`` flags and ``${~x}``/``$~x``
+glob substitution (``EVAL``); inside a double-quoted ``${...}``, single
 quotes do not quote, so a ``$`` or backtick there counts as ``CMDSUB``.
 ``EXECUTES`` holds every flag of a construct that can run code.
 """
@@ -47,7 +48,7 @@ ARITH = 16  # $((...))
 PROCSUB = 32  # <(...) or >(...)
 GLOB = 64  # unquoted * ? [
 ESCAPED = 128  # a backslash escape
-EVAL = 256  # ${!name} indirection, ${x@P} prompt expansion: a value evaluated as code
+EVAL = 256  # ${!name} indirection, ${x@P} prompt expansion, zsh ${(e)x} ${~x}: a value evaluated as code
 # Constructs that can run code (a command, or arithmetic with side effects), at any depth.
 EXECUTES = CMDSUB | PROCSUB | ARITH | EVAL
 
@@ -351,6 +352,9 @@ def _dollar(s: str, i: int, n: int, dq: bool = False) -> tuple[int, int]:
         return end, ARITH | EXPAND | f
     if nxt == "{":
         return _brace(s, i + 2, n, dq)
+    if nxt == "~" and i + 2 < n and (s[i + 2].isalpha() or s[i + 2] in "_{"):  # zsh: $~x globs the value
+        end, f = _dollar(s, i + 1, n, dq)
+        return end, f | EXPAND | EVAL
     if nxt.isalpha() or nxt == "_":
         j = i + 2
         while j < n and (s[j].isalnum() or s[j] == "_"):
@@ -370,6 +374,8 @@ def _name_end(s: str, j: int, n: int) -> int:
 def _brace(s: str, j: int, n: int, dq: bool) -> tuple[int, int]:
     """``${...}`` whose body starts at ``j``: (end, flags of everything in it)."""
     flags = EXPAND
+    if j < n and s[j] in "(~":  # zsh: ${(e)x} evaluates the value, ${(P)x} is indirection, ${~x} globs it
+        flags |= EVAL  # (a glob qualifier *(e:cmd:) runs cmd); bash refuses both forms
     if j < n and s[j] == "!":  # ${!name} is indirection; ${!prefix*} and ${!name[@]} list names
         k = _name_end(s, j + 1, n)
         tail = s[k : k + 4]

@@ -97,15 +97,49 @@ def append_raw(data: bytes) -> None:
     _locked_append(pending_path(), data)
 
 
+LOCK_WAIT_S = 2.0  # longest wait for the journal lock (its holders keep it for one copy or one write)
+
+
+def lock(fd: int) -> None:
+    """Take the journal lock on ``fd``; OSError after :data:`LOCK_WAIT_S`: a holder that was stopped
+    (``rtk gain`` suspended with Ctrl-Z) or is stuck must never keep a command from ending."""
+    lockf = getattr(os, "lockf", None)  # POSIX record lock; os.lockf needs no extra import
+    if lockf is None:
+        return
+    deadline = time.monotonic() + LOCK_WAIT_S
+    delay = 0.001
+    while True:
+        try:
+            lockf(fd, os.F_TLOCK, 0)
+            return
+        except (BlockingIOError, PermissionError):  # EAGAIN / EACCES: held by another process
+            if time.monotonic() >= deadline:
+                raise OSError(f"the journal is locked by another process (waited {LOCK_WAIT_S:g} s)") from None
+            time.sleep(delay)
+            delay = min(delay * 2, 0.05)
+
+
+def open_journal(path: str, flags: int) -> int:
+    """``os.open`` of the journal, refusing anything but a regular file (OSError): a FIFO in its place
+    would block the open, a device like /dev/zero would feed the ingester forever."""
+    import stat
+
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o600)  # a FIFO with no reader: ENXIO at once
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise OSError(f"{path} is not a regular file")
+    return fd
+
+
 def _locked_append(path: str, data: bytes) -> int:
     """Append under the journal lock; return the file size afterwards."""
     paths.ensure_dir(os.path.dirname(path) or ".")
-    lockf = getattr(os, "lockf", None)  # POSIX record lock; os.lockf needs no extra import
+    lockf = getattr(os, "lockf", None)
     for _ in range(5):
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = open_journal(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
             if lockf is not None:
-                lockf(fd, os.F_LOCK, 0)
+                lock(fd)
                 try:
                     same = os.stat(path).st_ino == os.fstat(fd).st_ino
                 except FileNotFoundError:

@@ -125,12 +125,12 @@ def _claim(pending: str) -> list[str]:
     lockf = getattr(os, "lockf", None)
     for _ in range(10):
         try:
-            fd = os.open(pending, os.O_RDWR)  # a POSIX write lock needs a writable fd
-        except FileNotFoundError:
+            fd = tracking.open_journal(pending, os.O_RDWR)  # a POSIX write lock needs a writable fd
+        except OSError:  # gone, or not a regular file
             break
         try:
             if lockf is not None:
-                lockf(fd, os.F_LOCK, 0)  # waits for a writer in the middle of a line
+                tracking.lock(fd)  # waits for a writer in the middle of a line (OSError past a bound)
                 # The file may have been replaced while we waited (an older rtk renamed it):
                 # only take rows from the file we actually hold the lock on.
                 if os.fstat(fd).st_ino != os.stat(pending).st_ino:

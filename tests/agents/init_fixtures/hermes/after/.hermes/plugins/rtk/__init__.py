@@ -40,7 +40,9 @@ def rewrite(command: object) -> str | None:
         out = p.stdout.decode("utf-8")
     except Exception:
         return None
-    out = out.removesuffix("\n").removesuffix("\r")
+    out = out.removesuffix("\n")
+    if not command.endswith("\r"):  # a CRLF line end; a CR the command ends with is part of it
+        out = out.removesuffix("\r")
     return out if out and out != command else None
 
 
