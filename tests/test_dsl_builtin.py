@@ -189,3 +189,21 @@ def test_docker_run_streams_live() -> None:
     spec = filters.resolve(["docker", "run", "--rm", "-p", "8080:80", "nginx"])
     assert spec is not None and spec.name == "docker-run"
     assert spec.stream is not None and spec.filter is None
+
+
+def test_last_keeps_user_tty_and_from_apart() -> None:
+    """last: packing padding put a local login's date where a host stands and split TTY `system boot`."""
+    from rtk.dsl import engine
+
+    d = {**BY_NAME["last"], "head_lines": None, "tail_lines": None}
+    real = (FIXTURES / "last" / "shared-last_centos-7.7.raw").read_text(encoding="utf-8").splitlines()
+    out = engine.apply(d, "\n".join(real)).text.split("\n")
+    assert out[0] == "kbrazil\tttyS0\t\tFri Feb 28 13:49   still logged in"  # empty FROM: an empty cell
+    assert out[1] == "reboot\tsystem boot\t3.10.0-1062.1.2.\tFri Feb 28 12:56 - 14:52  (01:56)"
+    assert "kbrazil\tpts/0\tlocalhost\tTue Nov 12 07:19 - crash (22+14:21)" in out
+    assert "kbrazil\tttyS0\t\tWed Feb  5 14:23 - crash (8+02:20)" in out  # the date's own two spaces stay
+    assert out[-1] == "wtmp begins Thu Aug 15 10:57:06 2019"
+    # another layout (`last -a`: FROM at the end; a name longer than 8 with -w) is left as printed
+    alt = "kbrazil  pts/0        Tue Nov 12 07:19 - crash (22+14:21)     localhost"
+    wide = "kbrazil-admin pts/0        localhost        Tue Nov 12 07:19 - crash (22+14:21)"
+    assert engine.apply(d, f"{alt}\n{wide}").text.split("\n") == [alt, wide]

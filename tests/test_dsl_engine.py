@@ -191,6 +191,43 @@ def test_table_cells_heading_words_with_no_data_under_them() -> None:
     assert run(d, lsof).split("\n") == ["COMMAND\tPID\tTYPE\tNODE\tNAME", "proc_a\t1\tDIR\t\t/tmp/x"]
 
 
+def test_table_cells_widest_row_one_space_apart() -> None:
+    """systemctl pads each column to its widest cell plus one space: that row has no two spaces, yet is a row."""
+    d = make(table_cells=True)
+    jobs = (
+        " JOB UNIT                 TYPE  STATE  \n"
+        "3543 nginxAfter.service   start waiting\n"
+        "3545 glusterReady.service start running\n"
+        "3506 nginx.service        start waiting\n"
+        "\n"
+        "3 jobs listed.\n"
+    )
+    assert run(d, jobs).split("\n") == [
+        "JOB\tUNIT\tTYPE\tSTATE",
+        "3543\tnginxAfter.service\tstart\twaiting",
+        "3545\tglusterReady.service\tstart\trunning",  # was left padded as printed, the table cut in two
+        "3506\tnginx.service\tstart\twaiting",
+        "",
+        "3 jobs listed.",
+    ]
+    last_row = (
+        "LISTEN       UNIT           ACTIVATES\n/run/a.sock  a.socket       a.service\naudit 1      b-audit.socket\n"
+    )
+    assert run(d, last_row).split("\n") == [
+        "LISTEN\tUNIT\tACTIVATES",
+        "/run/a.sock\ta.socket\ta.service",
+        "audit 1\tb-audit.socket\t",  # the last row's empty ACTIVATES stays a cell
+    ]
+    # a line that leaves a column empty or runs across a gap is no row: it ends the table, as printed
+    title = "Proto Recv-Q  State\ntcp        0  LISTEN\nActive UNIX sockets\nab cd\n"
+    assert run(d, title).split("\n") == [
+        "Proto\tRecv-Q\tState",
+        "tcp\t0\tLISTEN",
+        "Active UNIX sockets",
+        "ab cd",
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [

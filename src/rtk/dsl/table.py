@@ -110,12 +110,31 @@ def _table(rows: list[str]) -> list[str] | None:
     return out
 
 
+def _fits(rows: list[str], line: str) -> bool:
+    """Whether ``line``, cells one space apart (each as wide as its column), is a row of ``rows``' table.
+
+    It is when adding it keeps the table's columns and puts something in each of them
+    (``systemctl list-jobs``' widest row); a title such as ``Active UNIX domain sockets``
+    runs across the columns' gaps and is not.
+    """
+    s = line.strip()
+    if " " not in s or "\t" in line or not _looks_like_header(rows[0]):
+        return False
+    before = _columns([r.rstrip() for r in rows])
+    after = _columns([r.rstrip() for r in [*rows, line]])
+    if before is None or after is None or len(after) != len(before):
+        return False
+    last = len(after) - 1
+    return all(line[a : (None if k == last else b)].strip() for k, (a, b) in enumerate(after))
+
+
 def table_cells(lines: list[str]) -> list[str]:
     """Every aligned table in ``lines`` (``docker ps``, ``lsof``, ``netstat``) with each cell once, tab-separated.
 
     A table is a run of lines with padding inside, its first line the headings (no bare
     number in it); a blank line or a line without two spaces inside (a title such as
-    ``Chain INPUT (policy ACCEPT)``) ends it and stays as printed. Columns are cut where
+    ``Chain INPUT (policy ACCEPT)``) ends it and stays as printed, unless that line's
+    one-space-apart words fill every column of the table so far (its widest row: ``_fits``). Columns are cut where
     every line of the table is blank, so a left- or right-aligned cell is read whole and an
     empty cell stays, as nothing between two tabs, with its neighbours in their columns.
     Anything of another shape (one column, no row, headings run together) is left as printed.
@@ -128,7 +147,7 @@ def table_cells(lines: list[str]) -> list[str]:
             i += 1
             continue
         j = i
-        while j < n and _is_row(lines[j]):
+        while j < n and (_is_row(lines[j]) or _fits(lines[i:j], lines[j])):
             j += 1
         block = lines[i:j]
         out.extend(_table(block) or block)
