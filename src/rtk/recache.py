@@ -4,7 +4,11 @@ Compiling a pattern runs Python's regular-expression parser and compiler, writte
 the fold's patterns took about 7 ms of every ``rtk read`` of a log. :func:`pattern` gives
 the same compiled pattern (``==`` to what ``re.compile`` returns: same pattern text, flags
 and code) from the code the compiler produced on an earlier run, checked by the C engine
-when it is loaded. The cache file lives beside the bytecode (``rtk/__pycache__``), is named
+when it is loaded. The engine's check does not catch every damaged code (one changed word can
+crash the interpreter or change what a pattern matches), so the table is trusted only when the
+CRC-32 written before it matches (a writer that can change this file can change the bytecode
+beside it too: damage is what is guarded against); a cache path that is not a regular file (a FIFO, a device) or is
+larger than any table is not read. The cache file lives beside the bytecode (``rtk/__pycache__``), is named
 and keyed by the exact interpreter, and is written (once, at exit, when a pattern was
 compiled) unless bytecode is not written either (``PYTHONDONTWRITEBYTECODE``, ``-B``) or the
 directory is read-only. Anything unexpected (a damaged file, another interpreter's internals)
@@ -22,9 +26,10 @@ if TYPE_CHECKING:
     from re import Pattern
     from typing import Any
 
-VERSION = 1
+VERSION = 2  # 2: the file starts with the CRC-32 of the rest
 # What compiled code means depends on the interpreter: the file is used only by the very same one.
 KEY = (VERSION, sys.hexversion, sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE, sys.maxunicode)
+SIZE_MAX = 8 << 20  # bytes: a larger file is no table rtk wrote
 LIMIT = 2000  # entries kept (patterns that changed leave old entries behind: past this the file starts again)
 
 _table: dict[tuple[str, int], tuple[Any, ...]] | None = None
@@ -43,9 +48,24 @@ def _load() -> dict[tuple[str, int], tuple[Any, ...]]:
     _table = {}
     try:
         import marshal
+        import os
+        import stat
+        from binascii import crc32
 
-        with open(path(), "rb") as f:
-            got = marshal.loads(f.read())  # marshal.load(f) reads a file object piece by piece: 30 times slower
+        # Not open(): a FIFO in the file's place would block every run, a device would be read until killed.
+        fd = os.open(path(), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_size > SIZE_MAX:
+                return _table
+            with os.fdopen(fd, "rb", closefd=False) as f:
+                data = f.read(SIZE_MAX + 1)  # marshal.load(f) reads a file object piece by piece: 30 times slower
+        finally:
+            os.close(fd)
+        body = memoryview(data)[4:]
+        if len(data) < 4 or int.from_bytes(data[:4], "little") != crc32(body):
+            return _table  # damaged (or not written by this module): not even unmarshalled
+        got = marshal.loads(body)
         if type(got) is tuple and len(got) == 2 and got[0] == KEY and type(got[1]) is dict:
             _table = got[1]
     except Exception:  # missing, unreadable or damaged: patterns are compiled
@@ -55,6 +75,7 @@ def _load() -> dict[tuple[str, int], tuple[Any, ...]]:
 
 def pattern(text: str, flags: int = 0) -> Pattern[str]:
     """``re.compile(text, flags)``, from the cache when this interpreter compiled it before."""
+    flags = int(flags)  # a re.RegexFlag is an int marshal cannot write: the whole table would go unsaved
     table = _load() if _table is None else _table
     entry = table.get((text, flags))
     if entry is not None:
@@ -109,12 +130,14 @@ def save() -> None:
     try:
         import marshal
         import os
+        from binascii import crc32
 
         target = path()
         os.makedirs(os.path.dirname(target), exist_ok=True)
         tmp = f"{target}.{os.getpid()}"
         with open(tmp, "wb") as f:
-            f.write(marshal.dumps((KEY, _table)))
+            body = marshal.dumps((KEY, _table))
+            f.write(crc32(body).to_bytes(4, "little") + body)
         os.replace(tmp, target)
     except Exception:  # a read-only install, a full disk: compiled again next time
         pass

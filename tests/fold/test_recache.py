@@ -110,3 +110,85 @@ def test_a_warm_fold_of_a_log_compiles_no_pattern(tmp_path: Path) -> None:
     ]
     assert [r.stderr for r in runs] == ["", ""]
     assert int(runs[0].stdout) >= 10 and int(runs[1].stdout) == 0
+
+
+_STAMP = r"\s*(?:\[?\d{4}-\d{2}-\d{2}[T _]\d|[VDIWEF]/\w|(?:time|ts|level)=)"  # a class with a bitmap word
+
+
+def _fresh(monkeypatch: pytest.MonkeyPatch, cache: Path) -> None:
+    monkeypatch.setattr(recache, "path", lambda: str(cache))
+    monkeypatch.setattr(recache, "_table", None)
+    monkeypatch.setattr(recache, "_dirty", False)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+
+
+def test_a_bit_flipped_on_disk_gives_re_compile_s_pattern(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """The engine's check lets a changed charset word through: the file's checksum must catch it."""
+    cache = tmp_path / "regex.cache"
+    _fresh(monkeypatch, cache)
+    want = re.compile(_STAMP)
+    from re import _compiler, _parser  # type: ignore[attr-defined]
+
+    code = list(map(int, _compiler._code(_parser.parse(_STAMP, 0), 0)))
+    word = max(w for w in code if w < 1 << 31)  # a charset's bitmap word (marshal writes it in 4 bytes)
+    assert code.count(word) == 1 and word > 0xFFFF
+    recache.pattern(_STAMP)
+    recache.save()
+    data = cache.read_bytes()
+    mark = word.to_bytes(4, "little")
+    assert data.count(mark) == 1
+    cache.write_bytes(data.replace(mark, (word ^ 1).to_bytes(4, "little")))  # one bit of the disk changed
+    monkeypatch.setattr(recache, "_table", None)
+    got = recache.pattern(_STAMP)
+    assert got == want
+    assert got.search("\x00") is None  # the flipped bit would have put NUL in the class
+
+
+def test_a_damaged_word_the_engine_accepts_does_not_crash(tmp_path: Path) -> None:
+    """One word of compiled code changed (4 -> 0) passes _sre's check and crashed the interpreter (SIGSEGV)."""
+    code = (
+        "import sys, marshal, re, rtk.recache as r\n"
+        "from re import _compiler, _parser\n"
+        "t = sys.argv[2]\n"
+        "c = list(map(int, _compiler._code(_parser.parse(t, 0), 0)))\n"
+        "assert c[71] == 4; c[71] = 0\n"
+        "table = {(t, 0): (32, c, 0, {}, (None,))}\n"
+        "for key in (r.KEY, (1,) + r.KEY[1:]):\n"  # as this module writes, and as the first version wrote
+        "    open(sys.argv[1], 'wb').write(marshal.dumps((key, table)))\n"
+        "    r._table = None; r.path = lambda: sys.argv[1]\n"
+        "    p = r.pattern(t)\n"
+        "    assert p == re.compile(t) and p.search('x time=1')\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "c.cache"), _STAMP], capture_output=True, text=True, timeout=60
+    )
+    assert (out.returncode, out.stdout.strip()) == (0, "ok"), out.stderr
+
+
+def test_a_fifo_in_the_cache_s_place_is_not_waited_for(tmp_path: Path) -> None:
+    """open() of a FIFO blocks until a writer comes: every rtk read of a log would hang."""
+    fifo = tmp_path / "c.cache"
+    os.mkfifo(fifo)
+    code = (
+        "import sys, re, rtk.recache as r; r.path = lambda: sys.argv[1]; print(r.pattern('a+b') == re.compile('a+b'))"
+    )
+    try:
+        out = subprocess.run([sys.executable, "-c", code, str(fifo)], capture_output=True, text=True, timeout=20)
+    except subprocess.TimeoutExpired:
+        pytest.fail("recache waited on a FIFO")
+    assert out.stdout.strip() == "True", out.stderr
+
+
+def test_regexflag_flags_are_cached_with_the_rest(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """re.I is a RegexFlag, which marshal cannot write: the whole table went unsaved."""
+    cache = tmp_path / "regex.cache"
+    _fresh(monkeypatch, cache)
+    a = recache.pattern(r"x+y", re.I)
+    b = recache.pattern(r"\d+")
+    recache.save()
+    assert cache.exists()
+    monkeypatch.setattr(recache, "_table", None)
+    assert recache.pattern(r"x+y", re.I) == a == re.compile(r"x+y", re.I)
+    assert recache.pattern(r"\d+") == b
+    assert recache._table is not None and len(recache._table) == 2  # both loaded from the file, none compiled
