@@ -80,7 +80,7 @@ def test_strip_and_keep_lines() -> None:
 
 def test_truncate_counts_characters_not_bytes() -> None:
     res = engine.apply(make(truncate_lines_at=3), "ééééé\nab\n")
-    assert res.text == "ééé…\nab" and res.shortened == 1
+    assert res.text == "ééé…(+2 chars)\nab" and res.shortened == 1  # says how much was cut
 
 
 def test_head_tail_and_max_lines_markers() -> None:

@@ -132,7 +132,7 @@ def apply(d: dict[str, Any], text: str, exit_code: int = 0) -> Result:
         out = []
         for ln in lines:
             if len(ln) > width:
-                out.append(ln[:width] + "…")
+                out.append(f"{ln[:width]}…(+{len(ln) - width} chars)")  # says how much went
                 shortened += 1
             else:
                 out.append(ln)
