@@ -58,7 +58,7 @@ def test_psql_multiline_cell_mark_and_single_column() -> None:
 def test_compact_object_list_becomes_a_table_with_every_value() -> None:
     doc = '{"Items": [{"k": "a|b", "n": 1, "e": ""}, {"k": "c", "n": 2, "x": null}, {"k": "d", "n": 3, "e": "z"}]}'
     # the list is too long for one line only when wide: force a block by a long value
-    out = compact.render(doc.replace('"c"', '"' + "c" * 150 + '"'))
+    out = compact.render(doc.replace('"c"', '"' + "c" * 250 + '"'))
     assert "Items:" in out and "|" not in out.splitlines()[0][len("Items:") :]  # a cell over CELL: block form
     lines = compact.render(doc.replace('"d"', '"' + "d" * 110 + '"')).splitlines()
     assert lines[0] == "Items: [3 rows, empty cell: key absent] k|n|e|x"

@@ -111,8 +111,12 @@ def test_pr_diff_error_keeps_message_and_exit_code(tmp_path: Path) -> None:
     assert "populate the GH_TOKEN environment variable" in text
 
 
-def test_api_minified_list_is_shown_one_element_a_line_with_every_value() -> None:
-    """GitHub sends minified JSON; the real response (tests/fixtures/gh-api/issues) printed raw before."""
+def test_api_minified_list_is_shown_as_a_table_with_every_key() -> None:
+    """GitHub sends minified JSON; the real response (tests/fixtures/gh-api/issues) printed raw before.
+
+    The issues become a table whose shared and derived values are said once (docs/listings.md);
+    tests/filters/test_json_rowhead.py proves every value reads back from such a table.
+    """
     import json
 
     from rtk.filters.gh.api import api
@@ -123,11 +127,15 @@ def test_api_minified_list_is_shown_one_element_a_line_with_every_value() -> Non
     assert out is not None
     issues = json.loads(raw)
     lines = out.splitlines()
-    assert len(lines) == len(issues) == 5
-    for line, issue in zip(lines, issues, strict=True):
-        assert line.startswith(f"- {{url: {issue['url']}, ")
+    assert (
+        lines[0].startswith("[5 rows] ") and lines[1].startswith(" every row: ") and lines[2].startswith(" per row: ")
+    )
+    assert len(lines) == 3 + len(issues) == 8
+    head = "\n".join(lines[:3])
+    for line, issue in zip(lines[3:], issues, strict=True):
+        assert line.startswith(f" {issue['id']}|{issue['number']}|{issue['title']}|")
         for key, value in issue.items():
-            assert f"{key}: " in line or f'"{key}": ' in line, key
+            assert key in head, key
             if isinstance(value, (str, int)) and not isinstance(value, bool):
-                assert str(value) in line, (key, value)
+                assert str(value) in line or f"{key} {value}" in head or f"{key} = " in head, (key, value)
     assert api(fx.argv, raw, 1) is None  # an error body: raw

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 WIDTH = 160
-CELL = 120  # a value longer than this inline keeps the list in block form (one member per line)
+CELL = 200  # a value longer than this inline keeps the list in block form (one member per line)
 FILL = 0.75  # share of the cells an object list must fill to become a table
 
 
@@ -91,8 +91,12 @@ def _spread(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return _spread(out)
 
 
-def _table(v: list[Any], num: type) -> list[str] | None:
-    """A list of objects with shared keys as a header line + one ``|``-split line per object, or None."""
+def _table(v: list[Any], num: type, share: bool = True) -> list[str] | None:
+    """A list of objects with shared keys as header lines + one ``|``-split line per object, or None.
+
+    With ``share``, what every row repeats (``rowhead.factor``) is said once under the column
+    header (``every row: ...``, ``per row: ...``) when that makes the table smaller.
+    """
     if len(v) < 2 or not all(isinstance(x, dict) and x for x in v):
         return None
     if _dotless(v):
@@ -102,24 +106,52 @@ def _table(v: list[Any], num: type) -> list[str] | None:
         cols.update(dict.fromkeys(x))
     if sum(len(x) for x in v) < FILL * len(v) * len(cols):
         return None
+    plain = _rows(v, list(cols), num, {}, {})
+    if not share:
+        return plain
+    from rtk.filters.aws.rowhead import factor
+
+    shared, derived, left = factor(v, list(cols), num)
+    if not shared and not derived:
+        return plain
+    headed = _rows(v, left, num, shared, derived)
+    if headed is None:
+        return plain
+    if plain is not None:
+        from rtk.tokens import estimate_shaped
+
+        if estimate_shaped("\n".join(headed)) >= estimate_shaped("\n".join(plain)):
+            return plain
+    return headed
+
+
+def _rows(
+    v: list[dict[str, Any]], cols: list[str], num: type, shared: dict[str, Any], derived: dict[str, str]
+) -> list[str] | None:
+    """The column header, the ``every row:`` and ``per row:`` lines when any, and one line per object."""
     rows: list[str] = []
     for x in v:
         cells = [_inline(x[k], num) if k in x else "" for k in cols]
         if any(len(c) > CELL for c in cells):
             return None
         rows.append("|".join(cells))
-    absent = sum(len(x) for x in v) < len(v) * len(cols)
+    absent = any(k not in x for x in v for k in cols)
     note = ", empty cell: key absent" if absent else ""
-    return [f"[{len(v)} rows{note}] " + "|".join(_key(k) for k in cols), *rows]
+    head = [f"[{len(v)} rows{note}] " + "|".join(_key(k) for k in cols)]
+    if shared:
+        head.append("every row: " + ", ".join(f"{_key(k)} {_inline(x, num)}" for k, x in shared.items()))
+    if derived:
+        head.append("per row: " + ", ".join(f"{_key(k)} = {t}" for k, t in derived.items()))
+    return [*head, *rows]
 
 
-def _block(v: Any, ind: int, num: type, out: list[str], lead: str) -> None:
+def _block(v: Any, ind: int, num: type, out: list[str], lead: str, share: bool = True) -> None:
     """Append ``lead`` + v: on one line when it fits, else one member per line indented by one space."""
     one = lead + _inline(v, num)
     if len(one) + ind <= WIDTH or not isinstance(v, (dict, list)) or not v:
         out.append(" " * ind + one)
         return
-    table = _table(v, num) if isinstance(v, list) else None
+    table = _table(v, num, share) if isinstance(v, list) else None
     if table is not None:
         out.append(" " * ind + lead + table[0])
         out.extend(" " * (ind + 1) + row for row in table[1:])
@@ -128,33 +160,49 @@ def _block(v: Any, ind: int, num: type, out: list[str], lead: str) -> None:
         if lead == "- ":  # a list item: its first member goes on the dash line
             first = len(out)
             for k, x in v.items():
-                _block(x, ind + 2, num, out, f"{_key(k)}: ")
+                _block(x, ind + 2, num, out, f"{_key(k)}: ", share)
             out[first] = " " * ind + "- " + out[first].lstrip(" ")
             return
         out.append(" " * ind + lead.rstrip())
         for k, x in v.items():
-            _block(x, ind + 1, num, out, f"{_key(k)}: ")
+            _block(x, ind + 1, num, out, f"{_key(k)}: ", share)
     else:
         out.append(" " * ind + lead.rstrip())
         for x in v:
-            _block(x, ind + 1, num, out, "- ")
+            _block(x, ind + 1, num, out, "- ", share)
 
 
-def render(text: str) -> str:
-    """The whole response, each member once, nothing left out; raises ``Unrecognized`` on invalid JSON."""
+def render(text: str, share: bool = True) -> str:
+    """The whole response, each member once, nothing left out; raises ``Unrecognized`` on invalid JSON.
+
+    With ``share``, tables say their rows' shared and derived values once (``_table``); the
+    result is never larger than the rendering without.
+    """
     from rtk.filters.jsonview import Num, loads
 
     try:
         value = loads(text)
     except ValueError as e:
         raise Unrecognized(f"not JSON: {e}") from None
-    out: list[str] = []
-    if isinstance(value, dict):
-        for k, x in value.items():
-            _block(x, 0, Num, out, f"{_key(k)}: ")
-    else:
-        _block(value, 0, Num, out, "")
-    return "\n".join(out) + "\n"
+
+    def draw(share: bool) -> str:
+        out: list[str] = []
+        if isinstance(value, dict):
+            for k, x in value.items():
+                _block(x, 0, Num, out, f"{_key(k)}: ", share)
+        else:
+            _block(value, 0, Num, out, "", share)
+        return "\n".join(out) + "\n"
+
+    plain = draw(False)
+    if not share:
+        return plain
+    headed = draw(True)
+    if headed == plain:
+        return plain
+    from rtk.tokens import estimate_shaped
+
+    return headed if estimate_shaped(headed) < estimate_shaped(plain) else plain
 
 
 def one_per_line(text: str) -> str:

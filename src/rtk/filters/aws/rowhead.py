@@ -1,0 +1,103 @@
+"""What the rows of a JSON table repeat, said once: values every row shares, strings built from another field.
+
+``factor`` splits a table's columns three ways. A column whose value is the same (same
+type, same value: ``1``, ``"1"`` and ``true`` differ) in every row, present in all of
+them, is *shared*: ``every row: locked false, reactions.total_count 0``. A string column
+that equals another column of the same row with a fixed prefix and suffix in every row
+is *derived*, printed as a template in Python's format syntax (``{url}`` the other
+column's value: a string's text, a number as written; literal braces doubled):
+``per row: comments_url = {url}/comments``. The other columns stay in the rows. Exact
+equality in every row or the column stays; nothing is guessed.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+# A source field's value is at least this long in every row: a short one (an order count of 1
+# inside "c-7001") matches by chance, and a template built on it would read as a relation.
+SOURCE_MIN = 3
+
+
+def ident(v: Any, num: type) -> Any:
+    """A hashable identity of a JSON value that tells types apart (a number ``1``, the string ``"1"``, ``true``)."""
+    if isinstance(v, dict):
+        return ("o", tuple((k, ident(x, num)) for k, x in v.items()))
+    if isinstance(v, list):
+        return ("a", tuple(ident(x, num) for x in v))
+    if isinstance(v, num):
+        return ("n", str.__str__(v))
+    if isinstance(v, str):
+        return ("s", v)
+    return ("k", repr(v))  # True, False, None
+
+
+def _bare(k: str) -> bool:
+    return bool(k) and all(c.isalnum() or c in "_-.$@/" for c in k)
+
+
+def _text(v: Any, num: type) -> str | None:
+    """The text a template puts in place of a source field: a string, or a number as written."""
+    if isinstance(v, num):
+        return str.__str__(v)
+    if isinstance(v, str):
+        return v
+    return None
+
+
+def _template(prefix: str, src: str, suffix: str) -> str | None:
+    """``prefix{src}suffix`` with literal braces doubled, or None when it would not read back in the header."""
+    t = prefix.replace("{", "{{").replace("}", "}}") + "{" + src + "}" + suffix.replace("{", "{{").replace("}", "}}")
+    if ", " in t or t.strip() != t or t.startswith('"') or any(ord(c) < 32 for c in t):
+        return None
+    return t
+
+
+def _derive(rows: list[dict[str, Any]], col: str, src: str, num: type) -> str | None:
+    """The template that builds ``col`` from ``src`` in every row, or None."""
+    first = rows[0][col]
+    g = _text(rows[0][src], num)
+    if type(first) is not str or not g or len(g) < SOURCE_MIN:
+        return None
+    at = first.find(g)
+    while at >= 0:
+        prefix, suffix = first[:at], first[at + len(g) :]
+        ok = True
+        for x in rows[1:]:
+            f, s = x[col], _text(x[src], num)
+            if type(f) is not str or not s or len(s) < SOURCE_MIN or f != prefix + s + suffix:
+                ok = False
+                break
+        if ok:
+            return _template(prefix, src, suffix)
+        at = first.find(g, at + 1)
+    return None
+
+
+def factor(rows: list[dict[str, Any]], cols: list[str], num: type) -> tuple[dict[str, Any], dict[str, str], list[str]]:
+    """(shared column -> value, derived column -> template, columns left in the rows), for rows holding ``cols``."""
+    everywhere = [k for k in cols if all(k in x for x in rows)]
+    shared: dict[str, Any] = {}
+    for k in everywhere:
+        first = ident(rows[0][k], num)
+        if all(ident(x[k], num) == first for x in rows[1:]):
+            shared[k] = rows[0][k]
+    if len(shared) == len(cols):  # every row alike: the first column stays, so each row still has a line
+        shared.pop(cols[0])
+    derived: dict[str, str] = {}
+    sources: set[str] = set()
+    left = [k for k in everywhere if k not in shared]
+    for k in left:
+        if k in sources:
+            continue
+        for src in left:
+            if src == k or src in derived or not _bare(src):
+                continue
+            t = _derive(rows, k, src, num)
+            if t is not None:
+                derived[k] = t
+                sources.add(src)
+                break
+    return shared, derived, [k for k in cols if k not in shared and k not in derived]
