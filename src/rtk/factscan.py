@@ -47,9 +47,7 @@ this scan restores exactly what it restores reading every dropped line.
 
 from __future__ import annotations
 
-from itertools import accumulate
-
-from rtk.facts import _STRIP, _hash, file_loc
+from rtk.facts import _STRIP, _hash, file_loc, is_marker, tag_of
 from rtk.presence import Output, present
 
 TYPE_CHECKING = False
@@ -106,26 +104,21 @@ _PIECES = _table({_WS + ":(": b" "})
 
 
 class _Block:
-    """The dropped lines as one block of bytes, its lines (on first use), and the lines to read."""
+    """The dropped lines (as given and as one block of bytes) and the lines to read, by index or by offset."""
 
-    __slots__ = ("_ends", "_raws", "data", "starts")
+    __slots__ = ("data", "ks", "order", "starts")
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, order: list[str], data: bytes) -> None:
+        self.order = order  # line k of ``data`` is ``order[k]`` encoded
         self.data = data
-        self.starts: set[int] = set()  # the lines to read, by their offset in ``data``
-        self._raws: list[bytes] | None = None
-        self._ends: list[int] = []
+        self.ks: set[int] = set()  # the lines to read, by their index
+        self.starts: set[int] = set()  # ...and by their offset in ``data``
 
-    @property
-    def raws(self) -> list[bytes]:
-        if self._raws is None:
-            self._raws = self.data.split(b"\n")
-            self._ends = list(accumulate(map(len, self._raws)))  # line k starts at ends[k - 1] + k
-        return self._raws
-
-    def offset(self, k: int) -> int:
-        self.raws  # noqa: B018 - computes the line ends
-        return self._ends[k - 1] + k if k else 0
+    def lines(self) -> list[str]:
+        order, data = self.order, self.data
+        found = {order[k] for k in self.ks}
+        found.update(_line_at(data, s) for s in self.starts)
+        return list(found)
 
 
 def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
@@ -134,37 +127,32 @@ def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
     if not order:
         return []
     data = "\n".join(order).encode("utf-8", "surrogatepass")
-    b = _Block(data)
+    b = _Block(order, data)
     _problem_lines(b)
     _hash_lines(b, out)
     if b'"' in data and b'", line ' in data:  # (a one-byte search first: memchr)
         for k in _hit_lines(b'", line ', data):
-            loc = file_loc(b.raws[k].decode("utf-8", "surrogatepass"))
+            loc = file_loc(order[k])
             if loc is not None and not present(loc, out):
-                b.starts.add(b.offset(k))
+                b.ks.add(k)
     if b"." in data and (b":" in data or b"(" in data):
         shape = data.translate(_SHAPE, _SHAPE_DELETE)
         if b".:" in shape:
             _loc_lines(b, shape, compact)
-    return [_line_at(data, s) for s in sorted(b.starts)]
+    return b.lines()
 
 
 def _problem_lines(b: _Block) -> None:
-    """Lines with a needle (a problem line may be), and lines with a count."""
-    data = b.data
+    """Lines that report a problem or carry a tag (a needle finds them, ``is_marker``/``tag_of`` decide), and lines with a count."""
+    data, order = b.data, b.order
     red = data.translate(_REDUCE, _REDUCE_DELETE)
     hits: set[int] = set()
     for n in _NEEDLES_ASCII:
         hits.update(_hit_lines(n, red))
-    if hits:
-        raws = b.raws
-        for k in hits:
-            raw = raws[k]
-            if raw[:1].isspace() and raw.lstrip().startswith((b"#", b"//")):
-                continue  # a comment in a source excerpt: not a problem line, and no tag (``facts.is_marker``)
-            low = raw.lower()
-            if any(n in low for n in _NEEDLES_ASCII):
-                b.starts.add(b.offset(k))
+    for k in hits:
+        line = order[k]
+        if is_marker(line) or tag_of(line) is not None:
+            b.ks.add(k)  # (any other line is not failing and has no tag: the other passes read its facts)
     if not data.isascii():
         for n in _NEEDLES_OTHER + tuple(ch.encode() for ch in LOWER_TO_ASCII):
             _lines_with(n, data, b.starts)
@@ -237,40 +225,44 @@ def _hit_lines(needle: bytes, hay: bytes) -> list[int]:
 
 def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
     """Lines with a location in a token that the compact output's pieces do not vouch for."""
-    raws, starts = b.raws, b.starts
+    order, ks = b.order, b.ks
     # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
     shapes: list[bytes] = []
-    if shape.count(b".:") * 4 > len(raws):  # dense: a test per line beats a search per hit
+    if shape.count(b".:") * 4 > len(order):  # dense: a test per line beats a search per hit
         locs = b.data.translate(_LOC, _LOC_DELETE).split(b"\n")
         shapes = shape.split(b"\n")
         found = [
             k
             for k, sh in enumerate(shapes)
             if b".:" in sh
-            and not raws[k][:1].isspace()
+            and not order[k][:1].isspace()
             and (b".aa:0" in locs[k] or b".a:0" in locs[k] or _ext_loc(locs[k]))
         ]
     else:
-        hits = _hit_lines(b".:", shape)
-        found = [k for k in hits if not raws[k][:1].isspace() and _ext_loc(raws[k].translate(_LOC, _LOC_DELETE))]
-    if starts:
-        found = [k for k in found if b.offset(k) not in starts]
+        found = [
+            k
+            for k in _hit_lines(b".:", shape)
+            if not order[k][:1].isspace()
+            and _ext_loc(order[k].encode("utf-8", "surrogatepass").translate(_LOC, _LOC_DELETE))
+        ]
+    if ks:
+        found = [k for k in found if k not in ks]
     if not found:
         return
     shapes = shapes or shape.split(b"\n")
     todo = [k for k in found if b":." not in shapes[k]]
     if len(todo) < len(found):  # a base name may hold ":" or "(": read
-        starts.update(b.offset(k) for k in found if b":." in shapes[k])
+        ks.update(k for k in found if b":." in shapes[k])
     if not todo:
         return
-    block = b"\n".join([raws[k] for k in todo]).translate(_PIECES)
+    block = "\n".join([order[k] for k in todo]).encode("utf-8", "surrogatepass").translate(_PIECES)
     text = compact.encode("utf-8", "surrogatepass").translate(_PIECES)
     if _pieces_of(text, set(block.split())):
         return
     have = set(text.split())
     for k, pieces in zip(todo, block.split(b"\n"), strict=True):
         if not have.issuperset(pieces.split()):
-            starts.add(b.offset(k))
+            ks.add(k)
 
 
 def _pieces_of(text: bytes, pieces: set[bytes]) -> bool:
