@@ -179,7 +179,7 @@ def judge(
     if counts:
         sums = totals(frozenset(f[2] for f in counts))
         for f in counts:
-            if str(sums.get(f[2], -1)) in out.words:
+            if out.word(str(sums.get(f[2], -1))):
                 del lost[f]
     return lost
 
