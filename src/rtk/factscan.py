@@ -86,7 +86,9 @@ def _deleting(keep: bytes) -> bytes:
 # The needles' letters lowercased, line breaks and spaces; every other byte deleted. Deleting only joins
 # what was apart, so a needle of a line is a needle of its reduced line (the hits are then checked).
 _REDUCE = bytes(c + 32 if 65 <= c <= 90 else c for c in range(256))
-_REDUCE_KEEP = bytes(sorted(set(b"".join(_NEEDLES_ASCII + COUNT_ONLY)) | {10}))
+_REDUCE_KEEP = bytes(sorted(set(b"".join(_NEEDLES_ASCII + COUNT_ONLY)) - {32} | {10}))
+# The needles as the reduced block holds them (spaces deleted too: "not ok " is "notok" there).
+_NEEDLES_REDUCED = tuple(n.replace(b" ", b"") for n in _NEEDLES_ASCII)
 _REDUCE_DELETE = _deleting(_REDUCE_KEEP + _REDUCE_KEEP.upper())
 # Shapes: ":" and "(" as ":", "\\" as "/", whitespace as " "; ".", "/" and line breaks kept; every other
 # byte deleted (letters, digits, non-ASCII bytes, other punctuation).
@@ -129,16 +131,17 @@ def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
     data = "\n".join(order).encode("utf-8", "surrogatepass")
     b = _Block(order, data)
     _problem_lines(b)
-    _hash_lines(b, out)
+    located = b"." in data and (b":" in data or b"(" in data)  # (one-byte searches: memchr)
+    shape = data.translate(_SHAPE, _SHAPE_DELETE) if located else b""
+    # (letters and digits deleted: a ".." of the data is one of its shape, which is small)
+    _hash_lines(b, out, b".." in shape if located else b".." in data)
     if b'"' in data and b'", line ' in data:  # (a one-byte search first: memchr)
         for k in _hit_lines(b'", line ', data):
             loc = file_loc(order[k])
             if loc is not None and not present(loc, out):
                 b.ks.add(k)
-    if b"." in data and (b":" in data or b"(" in data):
-        shape = data.translate(_SHAPE, _SHAPE_DELETE)
-        if b".:" in shape:
-            _loc_lines(b, shape, compact)
+    if located and b".:" in shape:
+        _loc_lines(b, shape, compact)
     return b.lines()
 
 
@@ -147,7 +150,7 @@ def _problem_lines(b: _Block) -> None:
     data, order = b.data, b.order
     red = data.translate(_REDUCE, _REDUCE_DELETE)
     hits: set[int] = set()
-    for n in _NEEDLES_ASCII:
+    for n in _NEEDLES_REDUCED:
         hits.update(_hit_lines(n, red))
     for k in hits:
         line = order[k]
@@ -187,8 +190,8 @@ def _count_lines(word: bytes, low: bytes, starts: set[int]) -> None:
         i = low.find(word, i + 1)
 
 
-def _hash_lines(b: _Block, out: Output) -> None:
-    """Lines with a hash value that the compact output does not hold."""
+def _hash_lines(b: _Block, out: Output, dots: bool) -> None:
+    """Lines with a hash value that the compact output does not hold (``dots``: the block holds "..")."""
     data = b.data
     hexed = data.translate(_HEX)
 
@@ -202,7 +205,7 @@ def _hash_lines(b: _Block, out: Output) -> None:
 
     if hexed.startswith(b"hhhhhhh"):
         check(0)
-    for needle, skip in ((b" hhhhhhh", 1), (b"..hhhhhhh", 2)):
+    for needle, skip in ((b" hhhhhhh", 1), (b"..hhhhhhh", 2))[: 2 if dots else 1]:
         i = hexed.find(needle)
         while i >= 0:
             i = hexed.find(needle, check(i + skip))

@@ -75,10 +75,11 @@ class Output:
 
     SMALL = 4096  # a text this short gets its word set at once
     HITS = 8  # occurrences inside other words searched before the view is built
-    __slots__ = ("_flat", "_low", "_numbers", "_words", "text")
+    __slots__ = ("_flat", "_has", "_low", "_numbers", "_words", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self._has: dict[str, bool] = {}
         self._flat: str | None = None
         self._low: str | None = None
         self._words: frozenset[str] | None = None
@@ -104,6 +105,13 @@ class Output:
             data = self.low.encode("utf-8", "surrogatepass").translate(_PUNCT_BYTES)
             self._words = frozenset(data.decode("utf-8", "surrogatepass").split())
         return self._words
+
+    def has(self, s: str) -> bool:
+        """``s in self.text``, remembered (the lines of one traceback name the same file)."""
+        found = self._has.get(s)
+        if found is None:
+            found = self._has[s] = s in self.text
+        return found
 
     def word(self, w: str) -> bool:
         """``w in self.words``, by a search of the lowercased text while that is cheaper."""
@@ -184,11 +192,13 @@ def present(f: Fact, out: Output) -> bool:
     if kind == "hash":
         return value[:7] in text
     if kind == "loc":
-        if f"{value}:{detail}" in text or f"{value}({detail}" in text or f'{value}", line {detail}' in text:
+        if out.has(value) and (
+            f"{value}:{detail}" in text or f"{value}({detail}" in text or f'{value}", line {detail}' in text
+        ):
             return True
         # Regrouped: the file once as a header, its line numbers under it ("a.py (3 errors):  7, 11: ...").
         base = value.replace("\\", "/").rsplit("/", 1)[-1]
-        return base in text and out.word(detail)
+        return out.has(base) and out.word(detail)
     if kind == "path":
         v = value[2:] if value.startswith("./") else value
         if v in text:
