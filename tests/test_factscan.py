@@ -225,3 +225,11 @@ def test_lines_holding_a_count_word_are_counted_as_every_line_is(lines: list[str
     plain = {ln: n for ln, n in Counter(raw.split("\n")).items() if any(w in ln.lower() for w in want)}
     assert factguard._lines_holding(raw, want, None, most) == plain  # by occurrence while few, else every line
     assert factguard._lines_holding(raw, want, raw.split("\n"), 0) == plain
+
+
+def test_a_count_on_a_line_that_reports_no_problem_is_read() -> None:
+    # "failed" followed by 0, or quoted: no marker word (is_marker), yet "3 failed" is a count.
+    for line in ("tests: 3 failed 0", "summary 3 `failed`", "7 errors 0"):
+        raw = f"{line}\nother line"
+        same(raw, "other line")
+        assert any(f[0] == "count" for f in factguard.missing(raw, "other line")), line

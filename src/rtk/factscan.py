@@ -9,14 +9,16 @@ the hits. Why it is sound, fact kind by fact kind (``facts.line_facts``):
 - Problem lines. ``is_marker`` needs a marker word (``MARKERS``, each holding one of
   ``NEEDLES``), a glyph (a needle too) or a ``...Error:``/``...Exception:`` token (holding
   ``error``/``exception``); ``tag_of`` needs a marker word. The needles are searched in the
-  block reduced to their own letters (ASCII-lowercased; deleting bytes only joins what
-  was apart, so a line's needle is still found) and each hit is confirmed on its line.
-  ``str.lower`` turns two non-ASCII characters into ASCII letters (KELVIN SIGN into ``k``,
-  ``İ`` into ``i`` and a combining dot): lines holding them, or a non-ASCII glyph, are
-  read too. An indented line opening with ``#`` or ``//`` is no problem line and has no
-  tag (``is_marker``, ``tag_of``). Every line left is not failing and has no tag: its
-  facts are hashes and locations in its tokens, a traceback's ``File`` location and
-  summary counts, and nothing else (``token_facts`` with ``failing`` false).
+  block reduced to their own letters (ASCII-lowercased, spaces deleted too: ``not ok `` is
+  ``notok`` there; deleting bytes only joins what was apart, so a line's needle is still
+  found), and a line with a hit is read when ``is_marker`` or ``tag_of`` (the extractor's
+  own tests) says it reports a problem or carries a tag, or ``_counts`` finds a count in it
+  (``3 failed 0`` or ``3 `failed` `` is no problem line, but a count). ``str.lower`` turns two non-ASCII
+  characters into ASCII letters (KELVIN SIGN into ``k``, ``İ`` into ``i`` and a combining
+  dot): lines holding them, or a non-ASCII glyph, are read too. Every line left is not
+  failing and has no tag, and a count in it holds ``passed`` or ``skipped``: its facts are hashes and locations in its tokens, a traceback's
+  ``File`` location and summary counts, and nothing else (``token_facts`` with ``failing``
+  false), which the passes below look for in every line.
 - Counts. A count is a number token and then a count word; the words no needle holds
   are ``passed``, ``xpassed`` and ``skipped``. Before each occurrence, the text stripped of
   what may stand between (``_STRIP``, ``.:;``, ASCII whitespace, the ``x`` of ``xpassed``)
@@ -47,7 +49,7 @@ this scan restores exactly what it restores reading every dropped line.
 
 from __future__ import annotations
 
-from rtk.facts import _STRIP, _hash, file_loc, is_marker, tag_of
+from rtk.facts import _STRIP, _counts, _hash, file_loc, is_marker, tag_of
 from rtk.presence import Output, present
 
 TYPE_CHECKING = False
@@ -154,8 +156,8 @@ def _problem_lines(b: _Block) -> None:
         hits.update(_hit_lines(n, red))
     for k in hits:
         line = order[k]
-        if is_marker(line) or tag_of(line) is not None:
-            b.ks.add(k)  # (any other line is not failing and has no tag: the other passes read its facts)
+        if is_marker(line) or tag_of(line) is not None or _counts(line):
+            b.ks.add(k)  # (any other line is not failing, has no tag and no count: the other passes read its facts)
     if not data.isascii():
         for n in _NEEDLES_OTHER + tuple(ch.encode() for ch in LOWER_TO_ASCII):
             _lines_with(n, data, b.starts)
