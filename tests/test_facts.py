@@ -184,3 +184,14 @@ def test_restorations_on_the_fixtures_are_only_the_known_filter_bugs() -> None:
         if out.restored:
             got[f"{path.parent.name}/{path.stem}"] = out.restored
     assert got == KNOWN_RESTORATIONS
+
+
+def test_is_marker_quick_tests_agree_with_the_tables() -> None:
+    # is_marker tests the glyphs inline and skips the word loop when no marker word can be there.
+    assert set(facts.GLYPHS) == {"✗", "✘", "not ok "}
+    for g in facts.GLYPHS:
+        assert facts.is_marker(f"x {g}y")
+    for m in facts.MARKERS:
+        for line in (f"({m}).", f"a @{m}@ b", f"x\x1f{m}\x1fy", f"{m.upper()}:", f"..{m}.."):
+            assert facts.is_marker(line), line
+        assert not facts.is_marker(f"a.{m} b") and not facts.is_marker(f"x{m}")

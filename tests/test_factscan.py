@@ -183,3 +183,53 @@ def test_stripped_punctuation_separates_words_of_the_output() -> None:
     """The pieces argument: what a token's cleaning strips splits ``Output.words`` as well."""
     punct = bytes(presence._PUNCT_BYTES)
     assert all(punct[ord(c)] == 32 for c in facts._STRIP + ".:!?")
+
+
+def test_a_needle_line_that_reports_nothing_is_read_for_its_other_facts() -> None:
+    # "fail"/"error" inside a name: not a problem line (is_marker), but its location, hash,
+    # traceback location and count are facts the other passes must still find.
+    raw = "\n".join(
+        [
+            "src/test_fail.py:12 checked",
+            "commit abc1234f of errors_helper",
+            '  File "lib/test_failover.py", line 9, in test_errorless',
+            "suite test_fail: 3 passed",
+            "test_fail.py:14 and test_fail.py:15",
+        ]
+    )
+    for compact in ("", "checked\nsuite", "src/test_fail.py:12 abc1234f lib/test_failover.py:9 3 passed"):
+        same(raw, compact)
+    lost = factguard.missing(raw, "nothing")
+    assert {("loc", "src/test_fail.py", "12"), ("hash", "abc1234f", ""), ("loc", "lib/test_failover.py", "9")} <= set(
+        lost
+    )
+    assert ("count", "3", "passed") in lost and ("loc", "test_fail.py", "15") in lost
+
+
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            ["test result: ok. 2 passed; 0 failed", "2 passed", "İ 3 passed", "\u212a 1 skipped", "x", "PASSED", ""]
+        ),
+        max_size=40,
+    ),
+    st.sets(st.sampled_from(["passed", "skipped", "failed"]), min_size=1),
+    st.integers(0, 80),
+)
+def test_lines_holding_a_count_word_are_counted_as_every_line_is(lines: list[str], wanted: set[str], most: int) -> None:
+    from collections import Counter
+
+    raw = "\n".join(lines)
+    want = frozenset(wanted)
+    plain = {ln: n for ln, n in Counter(raw.split("\n")).items() if any(w in ln.lower() for w in want)}
+    assert factguard._lines_holding(raw, want, None, most) == plain  # by occurrence while few, else every line
+    assert factguard._lines_holding(raw, want, raw.split("\n"), 0) == plain
+
+
+def test_a_count_on_a_line_that_reports_no_problem_is_read() -> None:
+    # "failed" followed by 0, or quoted: no marker word (is_marker), yet "3 failed" is a count.
+    for line in ("tests: 3 failed 0", "summary 3 `failed`", "7 errors 0"):
+        raw = f"{line}\nother line"
+        same(raw, "other line")
+        assert any(f[0] == "count" for f in factguard.missing(raw, "other line")), line

@@ -50,3 +50,56 @@ def test_a_word_found_only_inside_others_is_not_held() -> None:
 def test_numbers_are_the_digit_runs(text: str) -> None:
     assert Output(text).numbers() == frozenset("".join(c if c.isdigit() else " " for c in text).split())
     assert Output("7/29 passed, v1.2").numbers() == {"7", "29", "1", "2"}
+
+
+class Searching(Output):
+    """An ``Output`` that answers ``word`` by searching even for a short text (long ones do)."""
+
+    SMALL = 0
+
+
+# Pieces with punctuation, case and non-ASCII letters whose lowercase differs (words split at punctuation).
+PUNCT_PIECES = st.sampled_from(
+    ["Error:", "error", "errors.py", "(error)", "x-error", "e_rror", "ERROR", "İx", "\u212aey", "12", "1", ":12", "a/b"]
+)
+PTEXT = st.lists(st.tuples(st.one_of(PIECES, PUNCT_PIECES), SPACES), max_size=40).map(
+    lambda ps: "".join(a + b for a, b in ps)
+)
+PASKED = st.one_of(PUNCT_PIECES, ASKED, st.sampled_from(["error", "errors", "12", "kEy", "key", "i̇x", "-1", "a/b"]))
+
+
+def _punct_words(text: str) -> set[str]:
+    return set(text.lower().translate(str.maketrans({c: " " for c in "!\"#$%&'()*+,.:;<=>?@[\\]^`{|}~"})).split())
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(PTEXT, st.lists(PASKED, max_size=40))
+def test_output_word_answers_as_the_set_of_punctuation_split_words(text: str, asked: list[str]) -> None:
+    plain = _punct_words(text)
+    for out in (Searching(text), Output(text)):
+        assert [out.word(w) for w in asked] == [w in plain for w in asked]
+    assert Searching(text).words == plain
+
+
+@settings(max_examples=400, deadline=None, derandomize=True, database=None)
+@given(PTEXT, st.lists(st.one_of(PIECES, PUNCT_PIECES), min_size=1, max_size=4), st.integers(0, 3))
+def test_output_in_flat_answers_as_the_flattened_text(text: str, line: list[str], cut: int) -> None:
+    value = " ".join(" ".join(line).split())
+    value = value[cut:] if cut < len(value) else value  # a phrase may start inside a word
+    assert Output(text).in_flat(value) == (value in " ".join(text.split()))
+    text = text + " " + " \t ".join(line) + "z"  # held, its words spaced anew, the last inside a longer word
+    assert Output(text).in_flat(" ".join(" ".join(line).split()))
+
+
+def test_searches_find_a_word_past_many_occurrences_inside_others() -> None:
+    text = "errors.py xerror " * 50 + "the error"
+    out = Output(text)
+    assert out.word("error") and not Output("errors.py xerror " * 50).word("error")
+    assert out.in_flat("xerror the error") and not out.in_flat("the errors")
+
+
+@given(st.lists(st.tuples(st.sampled_from(["1", "²", "٣4", "é", "x", "12"]), SPACES), max_size=30))
+@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+def test_numbers_with_other_scripts_are_the_digit_runs(pieces: list[tuple[str, str]]) -> None:
+    text = "".join(a + b for a, b in pieces)
+    assert Output(text).numbers() == frozenset("".join(c if c.isdigit() else " " for c in text).split())

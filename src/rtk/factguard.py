@@ -50,11 +50,12 @@ def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = Fa
     """
     kept = compact.split("\n")
     out = Output(compact)
+    rawlines = raw.split("\n")
     if exhaustive:
         gone = set(kept)
-        todo = [ln for ln in dict.fromkeys(raw.split("\n")) if ln and ln not in gone]
+        todo = [ln for ln in dict.fromkeys(rawlines) if ln and ln not in gone]
     else:
-        todo = _dropped(raw, kept, compact, out)
+        todo = _dropped(rawlines, kept, compact, out)
     if not todo:
         return {}
     # Tags are counted over every line that may hold one (each holds a marker word, so the scan names it).
@@ -63,7 +64,7 @@ def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = Fa
         todo = [ln for ln in todo if not reprinted(ln, compact)]
         if not todo:
             return {}
-    totals = _raw_totals(raw)  # computed only if a count is missing
+    totals = _raw_totals(raw, rawlines)  # computed only if a count is missing
     lost = judge([(0, ln) for ln in todo], out, counted, totals, tags)
     if not lost:
         return {}
@@ -99,12 +100,12 @@ def dropped(raw: str, kept: Iterable[str], words: object = None) -> list[str]:
     """
     kept = list(kept)
     compact = "\n".join(kept)
-    return _dropped(raw, kept, compact, Output(compact))
+    return _dropped(raw.split("\n"), kept, compact, Output(compact))
 
 
-def _dropped(raw: str, kept: list[str], compact: str, out: Output) -> list[str]:
+def _dropped(rawlines: list[str], kept: list[str], compact: str, out: Output) -> list[str]:
     """Lines the compact output printed as they are, and repeats, go in C (set operations); then the scan."""
-    lines = set(raw.split("\n"))
+    lines = set(rawlines)
     lines.difference_update(kept)
     lines.discard("")
     return scan(lines, compact, out)
@@ -121,35 +122,50 @@ def _positions(raw: str, lines: set[str]) -> dict[str, int]:
     return pos
 
 
-def _raw_totals(raw: str) -> Callable[[frozenset[str]], dict[str, int]]:
-    """Summary counts summed over every line of ``raw`` ("2 passed" in each of 45 crates: 90), for the words asked."""
+def _raw_totals(raw: str, lines: list[str] | None = None) -> Callable[[frozenset[str]], dict[str, int]]:
+    """Summary counts summed over every line of ``raw`` ("2 passed" in each of 45 crates: 90), for the words asked.
+
+    (``lines``: ``raw.split("\\n")`` when already at hand.)
+    """
 
     def totals(wanted: frozenset[str]) -> dict[str, int]:
-        from collections import Counter
-
-        times = Counter(raw.split("\n"))  # each distinct line and how often it came (each read once)
-        joined = "\n".join(times)
-        low = joined.lower()
-        if len(low) == len(joined):  # offsets kept (str.lower() only ever lengthens): found in C
-            lines: set[str] = set()
-            for w in wanted:
-                i = low.find(w)
-                while i >= 0:
-                    end = joined.find("\n", i)
-                    lines.add(joined[joined.rfind("\n", 0, i) + 1 : end if end >= 0 else len(joined)])
-                    if end < 0:
-                        break
-                    i = low.find(w, end)
-        else:
-            lines = {ln for ln in times if any(w in ln.lower() for w in wanted)}
+        times = _lines_holding(raw, wanted, lines)
         sums: dict[str, int] = {}
-        for line in lines:
+        for line, t in times.items():
             for _, n, word in _counts(line):
                 if word in wanted:
-                    sums[word] = sums.get(word, 0) + int(n) * times[line]
+                    sums[word] = sums.get(word, 0) + int(n) * t
         return sums
 
     return totals
+
+
+def _lines_holding(raw: str, wanted: frozenset[str], lines: list[str] | None = None, most: int = 64) -> dict[str, int]:
+    """Each line of ``raw`` holding one of ``wanted`` (lowercased) and how often it comes.
+
+    Found from each occurrence of a word (in C) while they are few and lowercasing keeps the
+    offsets (``str.lower`` may lengthen a non-ASCII text); else every line is counted once.
+    """
+    low = raw.lower()
+    if len(low) == len(raw):
+        starts: set[int] = set()
+        for w in wanted:
+            i = low.find(w)
+            while i >= 0 and len(starts) <= most:
+                starts.add(raw.rfind("\n", 0, i) + 1)
+                end = raw.find("\n", i)
+                i = low.find(w, end) if end >= 0 else -1
+        if len(starts) <= most:
+            times: dict[str, int] = {}
+            for s in starts:
+                end = raw.find("\n", s)
+                line = raw[s:end] if end >= 0 else raw[s:]
+                times[line] = times.get(line, 0) + 1
+            return times
+    from collections import Counter
+
+    counted = Counter(raw.split("\n") if lines is None else lines)  # each distinct line and how often it came
+    return {ln: t for ln, t in counted.items() if any(w in ln.lower() for w in wanted)}
 
 
 def judge(
@@ -179,7 +195,7 @@ def judge(
     if counts:
         sums = totals(frozenset(f[2] for f in counts))
         for f in counts:
-            if str(sums.get(f[2], -1)) in out.words:
+            if out.word(str(sums.get(f[2], -1))):
                 del lost[f]
     return lost
 

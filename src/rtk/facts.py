@@ -247,9 +247,18 @@ def _unquote(line: str) -> str:
     return " ".join(line.split("`")[0::2]) if "`" in line else line
 
 
+# _MARK_SPLIT's characters, those ``_marker_at`` strips from a word's ends, and whitespace, as spaces (bytes, for ASCII
+# lines; 0x1c-0x1f split str but not bytes): a marker word of a line is then one of its words (a quick test first).
+_MARK_ANY = bytes(32 if chr(c) in "!\"#$%&'*+,:;<=>?[\\]^{|}~.()@\x1c\x1d\x1e\x1f" else c for c in range(256))
+_MARKERS_B = frozenset(m.encode() for m in MARKERS)
+
+
 def _marker_at(line: str) -> int:
     """Index of the first marker word among the line's prose words, or -1."""
-    words = [w.strip(".()@") for w in _unquote(line).lower().translate(_MARK_SPLIT).split()]
+    low = _unquote(line).lower()
+    if low.isascii() and _MARKERS_B.isdisjoint(low.encode().translate(_MARK_ANY).split()):
+        return -1  # no marker word, even with ".()@" splitting words too
+    words = [w.strip(".()@") for w in low.translate(_MARK_SPLIT).split()]
     for i, w in enumerate(words):
         negated = i and (words[i - 1] in NEGATORS or words[i - 1] in CODE_WORDS)
         if w in MARKERS and not negated and words[i + 1 : i + 2] != ["0"]:  # "RX errors 0": a zero count
@@ -262,10 +271,12 @@ def is_marker(line: str) -> bool:
     if line[:1].isspace() and line.lstrip().startswith(("#", "//")):
         return False  # a comment in a source excerpt
     low = line.lower()
-    if any(g in low for g in GLYPHS):
+    if "not ok " in low or "✗" in low or "✘" in low:  # GLYPHS
         return True
     if _marker_at(line) >= 0:
         return True
+    if "Error:" not in line and "Exception:" not in line:
+        return False
     return any(t.endswith(("Error:", "Exception:")) and t[:1].isupper() for t in line.split())
 
 
@@ -305,7 +316,10 @@ def line_facts(line: str, tags: frozenset[str] = frozenset()) -> list[Fact]:
     for i, tok in enumerate(tokens):
         if tok.isalpha() or tok.isdigit():
             continue  # a plain word or number holds no fact of its own (counts are read below)
-        out.extend(f for f in token_facts(tok, listing, failing, i <= 4) if located or f[0] != "loc")
+        if located:
+            out.extend(token_facts(tok, listing, failing, i <= 4))
+        else:
+            out.extend(f for f in token_facts(tok, listing, failing, i <= 4) if f[0] != "loc")
     loc = file_loc(line)
     if loc is not None:
         out.append(loc)

@@ -9,14 +9,16 @@ the hits. Why it is sound, fact kind by fact kind (``facts.line_facts``):
 - Problem lines. ``is_marker`` needs a marker word (``MARKERS``, each holding one of
   ``NEEDLES``), a glyph (a needle too) or a ``...Error:``/``...Exception:`` token (holding
   ``error``/``exception``); ``tag_of`` needs a marker word. The needles are searched in the
-  block reduced to their own letters (ASCII-lowercased; deleting bytes only joins what
-  was apart, so a line's needle is still found) and each hit is confirmed on its line.
-  ``str.lower`` turns two non-ASCII characters into ASCII letters (KELVIN SIGN into ``k``,
-  ``İ`` into ``i`` and a combining dot): lines holding them, or a non-ASCII glyph, are
-  read too. An indented line opening with ``#`` or ``//`` is no problem line and has no
-  tag (``is_marker``, ``tag_of``). Every line left is not failing and has no tag: its
-  facts are hashes and locations in its tokens, a traceback's ``File`` location and
-  summary counts, and nothing else (``token_facts`` with ``failing`` false).
+  block reduced to their own letters (ASCII-lowercased, spaces deleted too: ``not ok `` is
+  ``notok`` there; deleting bytes only joins what was apart, so a line's needle is still
+  found), and a line with a hit is read when ``is_marker`` or ``tag_of`` (the extractor's
+  own tests) says it reports a problem or carries a tag, or ``_counts`` finds a count in it
+  (``3 failed 0`` or ``3 `failed` `` is no problem line, but a count). ``str.lower`` turns two non-ASCII
+  characters into ASCII letters (KELVIN SIGN into ``k``, ``İ`` into ``i`` and a combining
+  dot): lines holding them, or a non-ASCII glyph, are read too. Every line left is not
+  failing and has no tag, and a count in it holds ``passed`` or ``skipped``: its facts are hashes and locations in its tokens, a traceback's
+  ``File`` location and summary counts, and nothing else (``token_facts`` with ``failing``
+  false), which the passes below look for in every line.
 - Counts. A count is a number token and then a count word; the words no needle holds
   are ``passed``, ``xpassed`` and ``skipped``. Before each occurrence, the text stripped of
   what may stand between (``_STRIP``, ``.:;``, ASCII whitespace, the ``x`` of ``xpassed``)
@@ -47,9 +49,7 @@ this scan restores exactly what it restores reading every dropped line.
 
 from __future__ import annotations
 
-from itertools import accumulate
-
-from rtk.facts import _STRIP, _hash, file_loc
+from rtk.facts import _STRIP, _counts, _hash, file_loc, is_marker, tag_of
 from rtk.presence import Output, present
 
 TYPE_CHECKING = False
@@ -88,7 +88,9 @@ def _deleting(keep: bytes) -> bytes:
 # The needles' letters lowercased, line breaks and spaces; every other byte deleted. Deleting only joins
 # what was apart, so a needle of a line is a needle of its reduced line (the hits are then checked).
 _REDUCE = bytes(c + 32 if 65 <= c <= 90 else c for c in range(256))
-_REDUCE_KEEP = bytes(sorted(set(b"".join(_NEEDLES_ASCII + COUNT_ONLY)) | {10}))
+_REDUCE_KEEP = bytes(sorted(set(b"".join(_NEEDLES_ASCII + COUNT_ONLY)) - {32} | {10}))
+# The needles as the reduced block holds them (spaces deleted too: "not ok " is "notok" there).
+_NEEDLES_REDUCED = tuple(n.replace(b" ", b"") for n in _NEEDLES_ASCII)
 _REDUCE_DELETE = _deleting(_REDUCE_KEEP + _REDUCE_KEEP.upper())
 # Shapes: ":" and "(" as ":", "\\" as "/", whitespace as " "; ".", "/" and line breaks kept; every other
 # byte deleted (letters, digits, non-ASCII bytes, other punctuation).
@@ -106,26 +108,21 @@ _PIECES = _table({_WS + ":(": b" "})
 
 
 class _Block:
-    """The dropped lines as one block of bytes, its lines (on first use), and the lines to read."""
+    """The dropped lines (as given and as one block of bytes) and the lines to read, by index or by offset."""
 
-    __slots__ = ("_ends", "_raws", "data", "starts")
+    __slots__ = ("data", "ks", "order", "starts")
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, order: list[str], data: bytes) -> None:
+        self.order = order  # line k of ``data`` is ``order[k]`` encoded
         self.data = data
-        self.starts: set[int] = set()  # the lines to read, by their offset in ``data``
-        self._raws: list[bytes] | None = None
-        self._ends: list[int] = []
+        self.ks: set[int] = set()  # the lines to read, by their index
+        self.starts: set[int] = set()  # ...and by their offset in ``data``
 
-    @property
-    def raws(self) -> list[bytes]:
-        if self._raws is None:
-            self._raws = self.data.split(b"\n")
-            self._ends = list(accumulate(map(len, self._raws)))  # line k starts at ends[k - 1] + k
-        return self._raws
-
-    def offset(self, k: int) -> int:
-        self.raws  # noqa: B018 - computes the line ends
-        return self._ends[k - 1] + k if k else 0
+    def lines(self) -> list[str]:
+        order, data = self.order, self.data
+        found = {order[k] for k in self.ks}
+        found.update(_line_at(data, s) for s in self.starts)
+        return list(found)
 
 
 def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
@@ -134,37 +131,33 @@ def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
     if not order:
         return []
     data = "\n".join(order).encode("utf-8", "surrogatepass")
-    b = _Block(data)
+    b = _Block(order, data)
     _problem_lines(b)
-    _hash_lines(b, out)
+    located = b"." in data and (b":" in data or b"(" in data)  # (one-byte searches: memchr)
+    shape = data.translate(_SHAPE, _SHAPE_DELETE) if located else b""
+    # (letters and digits deleted: a ".." of the data is one of its shape, which is small)
+    _hash_lines(b, out, b".." in shape if located else b".." in data)
     if b'"' in data and b'", line ' in data:  # (a one-byte search first: memchr)
         for k in _hit_lines(b'", line ', data):
-            loc = file_loc(b.raws[k].decode("utf-8", "surrogatepass"))
+            loc = file_loc(order[k])
             if loc is not None and not present(loc, out):
-                b.starts.add(b.offset(k))
-    if b"." in data and (b":" in data or b"(" in data):
-        shape = data.translate(_SHAPE, _SHAPE_DELETE)
-        if b".:" in shape:
-            _loc_lines(b, shape, compact)
-    return [_line_at(data, s) for s in sorted(b.starts)]
+                b.ks.add(k)
+    if located and b".:" in shape:
+        _loc_lines(b, shape, compact)
+    return b.lines()
 
 
 def _problem_lines(b: _Block) -> None:
-    """Lines with a needle (a problem line may be), and lines with a count."""
-    data = b.data
+    """Lines that report a problem or carry a tag (a needle finds them, ``is_marker``/``tag_of`` decide), and lines with a count."""
+    data, order = b.data, b.order
     red = data.translate(_REDUCE, _REDUCE_DELETE)
     hits: set[int] = set()
-    for n in _NEEDLES_ASCII:
+    for n in _NEEDLES_REDUCED:
         hits.update(_hit_lines(n, red))
-    if hits:
-        raws = b.raws
-        for k in hits:
-            raw = raws[k]
-            if raw[:1].isspace() and raw.lstrip().startswith((b"#", b"//")):
-                continue  # a comment in a source excerpt: not a problem line, and no tag (``facts.is_marker``)
-            low = raw.lower()
-            if any(n in low for n in _NEEDLES_ASCII):
-                b.starts.add(b.offset(k))
+    for k in hits:
+        line = order[k]
+        if is_marker(line) or tag_of(line) is not None or _counts(line):
+            b.ks.add(k)  # (any other line is not failing, has no tag and no count: the other passes read its facts)
     if not data.isascii():
         for n in _NEEDLES_OTHER + tuple(ch.encode() for ch in LOWER_TO_ASCII):
             _lines_with(n, data, b.starts)
@@ -199,8 +192,8 @@ def _count_lines(word: bytes, low: bytes, starts: set[int]) -> None:
         i = low.find(word, i + 1)
 
 
-def _hash_lines(b: _Block, out: Output) -> None:
-    """Lines with a hash value that the compact output does not hold."""
+def _hash_lines(b: _Block, out: Output, dots: bool) -> None:
+    """Lines with a hash value that the compact output does not hold (``dots``: the block holds "..")."""
     data = b.data
     hexed = data.translate(_HEX)
 
@@ -214,7 +207,7 @@ def _hash_lines(b: _Block, out: Output) -> None:
 
     if hexed.startswith(b"hhhhhhh"):
         check(0)
-    for needle, skip in ((b" hhhhhhh", 1), (b"..hhhhhhh", 2)):
+    for needle, skip in ((b" hhhhhhh", 1), (b"..hhhhhhh", 2))[: 2 if dots else 1]:
         i = hexed.find(needle)
         while i >= 0:
             i = hexed.find(needle, check(i + skip))
@@ -237,40 +230,44 @@ def _hit_lines(needle: bytes, hay: bytes) -> list[int]:
 
 def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
     """Lines with a location in a token that the compact output's pieces do not vouch for."""
-    raws, starts = b.raws, b.starts
+    order, ks = b.order, b.ks
     # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
     shapes: list[bytes] = []
-    if shape.count(b".:") * 4 > len(raws):  # dense: a test per line beats a search per hit
+    if shape.count(b".:") * 4 > len(order):  # dense: a test per line beats a search per hit
         locs = b.data.translate(_LOC, _LOC_DELETE).split(b"\n")
         shapes = shape.split(b"\n")
         found = [
             k
             for k, sh in enumerate(shapes)
             if b".:" in sh
-            and not raws[k][:1].isspace()
+            and not order[k][:1].isspace()
             and (b".aa:0" in locs[k] or b".a:0" in locs[k] or _ext_loc(locs[k]))
         ]
     else:
-        hits = _hit_lines(b".:", shape)
-        found = [k for k in hits if not raws[k][:1].isspace() and _ext_loc(raws[k].translate(_LOC, _LOC_DELETE))]
-    if starts:
-        found = [k for k in found if b.offset(k) not in starts]
+        found = [
+            k
+            for k in _hit_lines(b".:", shape)
+            if not order[k][:1].isspace()
+            and _ext_loc(order[k].encode("utf-8", "surrogatepass").translate(_LOC, _LOC_DELETE))
+        ]
+    if ks:
+        found = [k for k in found if k not in ks]
     if not found:
         return
     shapes = shapes or shape.split(b"\n")
     todo = [k for k in found if b":." not in shapes[k]]
     if len(todo) < len(found):  # a base name may hold ":" or "(": read
-        starts.update(b.offset(k) for k in found if b":." in shapes[k])
+        ks.update(k for k in found if b":." in shapes[k])
     if not todo:
         return
-    block = b"\n".join([raws[k] for k in todo]).translate(_PIECES)
+    block = "\n".join([order[k] for k in todo]).encode("utf-8", "surrogatepass").translate(_PIECES)
     text = compact.encode("utf-8", "surrogatepass").translate(_PIECES)
     if _pieces_of(text, set(block.split())):
         return
     have = set(text.split())
     for k, pieces in zip(todo, block.split(b"\n"), strict=True):
         if not have.issuperset(pieces.split()):
-            starts.add(b.offset(k))
+            ks.add(k)
 
 
 def _pieces_of(text: bytes, pieces: set[bytes]) -> bool:

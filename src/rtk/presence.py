@@ -66,12 +66,20 @@ class Words:
 
 
 class Output:
-    """A compact output prepared for presence checks (each view computed on first use)."""
+    """A compact output prepared for presence checks (each view computed on first use).
 
-    __slots__ = ("_flat", "_low", "_numbers", "_words", "text")
+    ``word`` and ``in_flat`` answer the first questions by searching the text, which costs
+    less than building a view of a large output; a view is built when the searches turn
+    out many (a word found often inside other words, a phrase's first word often).
+    """
+
+    SMALL = 4096  # a text this short gets its word set at once
+    HITS = 8  # occurrences inside other words searched before the view is built
+    __slots__ = ("_flat", "_has", "_low", "_numbers", "_words", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self._has: dict[str, bool] = {}
         self._flat: str | None = None
         self._low: str | None = None
         self._words: frozenset[str] | None = None
@@ -98,15 +106,81 @@ class Output:
             self._words = frozenset(data.decode("utf-8", "surrogatepass").split())
         return self._words
 
+    def has(self, s: str) -> bool:
+        """``s in self.text``, remembered (the lines of one traceback name the same file)."""
+        found = self._has.get(s)
+        if found is None:
+            found = self._has[s] = s in self.text
+        return found
+
+    def word(self, w: str) -> bool:
+        """``w in self.words``, by a search of the lowercased text while that is cheaper."""
+        if self._words is None and len(self.text) >= self.SMALL:
+            if not w or any(c in _PUNCT_SET for c in w) or w.split() != [w]:
+                return False  # no word holds punctuation or whitespace
+            low, n = self.low, len(w)
+            end = len(low)
+            i = low.find(w)
+            for _ in range(self.HITS):
+                if i < 0:
+                    return False
+                if (i == 0 or _boundary(low[i - 1])) and (i + n == end or _boundary(low[i + n])):
+                    return True
+                i = low.find(w, i + 1)
+        return w in self.words
+
+    def in_flat(self, value: str) -> bool:
+        """``value`` (words joined by single spaces) in ``self.flat``, by a search of the text while that is cheaper."""
+        if self._flat is None:
+            parts = value.split(" ")
+            if len(parts) == 1 or "" in parts or value.split() != parts:
+                return value in self.flat
+            text, first = self.text, parts[0]
+            end = len(text)
+            i = text.find(first)
+            for _ in range(self.HITS):
+                if i < 0:
+                    return False
+                if _phrase_at(text, i + len(first), parts, end):
+                    return True
+                i = text.find(first, i + 1)
+        return value in self.flat
+
     def numbers(self) -> frozenset[str]:
         """Every run of digits in the text (``29/29`` holds 29)."""
         if self._numbers is None:
             text = self.text
-            if text.isascii():  # the same split, in C
-                self._numbers = frozenset(text.encode().translate(_DIGITS_ONLY).decode().split())
+            if text.isascii() or not any(c.isdigit() for c in set(text) if not c.isascii()):
+                # Only ASCII digits: the same split, in C (a multi-byte character's bytes all become spaces).
+                data = text.encode("utf-8", "surrogatepass").translate(_DIGITS_ONLY)
+                self._numbers = frozenset(data.decode().split())
             else:
                 self._numbers = frozenset("".join(c if c.isdigit() else " " for c in text).split())
         return self._numbers
+
+
+_PUNCT_SET = frozenset("!\"#$%&'()*+,.:;<=>?@[\\]^`{|}~")
+
+
+def _boundary(c: str) -> bool:
+    return c.isspace() or c in _PUNCT_SET
+
+
+def _phrase_at(text: str, j: int, parts: list[str], end: int) -> bool:
+    """Do ``parts[1:]`` follow at ``j``, each after a run of whitespace, the last one possibly inside a longer word?"""
+    last = len(parts) - 1
+    for k in range(1, last + 1):
+        if j >= end or not text[j].isspace():
+            return False
+        while j < end and text[j].isspace():
+            j += 1
+        p = parts[k]
+        if not text.startswith(p, j):
+            return False
+        j += len(p)
+        if k == last:
+            return True
+    return False
 
 
 def present(f: Fact, out: Output) -> bool:
@@ -118,11 +192,13 @@ def present(f: Fact, out: Output) -> bool:
     if kind == "hash":
         return value[:7] in text
     if kind == "loc":
-        if f"{value}:{detail}" in text or f"{value}({detail}" in text or f'{value}", line {detail}' in text:
+        if out.has(value) and (
+            f"{value}:{detail}" in text or f"{value}({detail}" in text or f'{value}", line {detail}' in text
+        ):
             return True
         # Regrouped: the file once as a header, its line numbers under it ("a.py (3 errors):  7, 11: ...").
         base = value.replace("\\", "/").rsplit("/", 1)[-1]
-        return base in text and detail in out.words
+        return out.has(base) and out.word(detail)
     if kind == "path":
         v = value[2:] if value.startswith("./") else value
         if v in text:
@@ -130,12 +206,12 @@ def present(f: Fact, out: Output) -> bool:
         parent, _, base = v.rstrip("/").rpartition("/")
         return base in text and (not parent or parent.rsplit("/", 1)[-1] in text)
     if kind == "count":
-        return value in out.words
-    if value in text or value in out.flat:  # a marker line: whole (as printed, or spaced anew), or what sets it apart
+        return out.word(value)
+    if value in text or out.in_flat(value):  # a marker line: whole (as printed, or spaced anew), or what sets it apart
         return True
     named, numbers, content = details(value)
     if named or numbers:
         return all(n in out.low for n in named) and all(n in out.numbers() for n in numbers)
     if content:
-        return any(w in out.words for w in content)
-    return not MARKERS.isdisjoint(out.words)  # a status line: the output must still say something failed
+        return any(out.word(w) for w in content)
+    return any(out.word(m) for m in MARKERS)  # a status line: the output must still say something failed
