@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from fixturelib import all_fixtures, load
 from helpers import path_with, stub_tool
+from mutations import mutate
 from rtk import config, facts, filters, run
 from rtk.factguard import StreamGuard
 from rtk.filterapi import Unrecognized
@@ -153,20 +154,7 @@ def test_reading_what_was_reported_restores_what_reading_everything_restores(whi
 
 @st.composite
 def mutated(draw: st.DrawFn, lines: list[str]) -> list[str]:
-    out: list[str] = []
-    for line in lines:
-        op = draw(st.integers(0, 9))
-        if op == 0:
-            continue
-        if op == 1:
-            out += [line, line]
-        elif op == 2:
-            out.append(line[: draw(st.integers(0, max(len(line) - 1, 0)))])
-        elif op == 3:
-            out += [line, draw(st.sampled_from(FOREIGN))]
-        else:
-            out.append(line)
-    return out
+    return mutate(draw, lines, FOREIGN)
 
 
 @pytest.mark.parametrize(("which", "fx"), OWN, ids=[fx.name for _, fx in OWN])

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fixturelib import all_fixtures, load
+from mutations import mutate
 from rtk import config, facts, fold, run
 from rtk.factguard import StreamGuard
 from rtk.filterapi import Spec
@@ -117,20 +118,7 @@ def test_reading_the_reported_lines_restores_what_reading_every_line_restores() 
 
 @st.composite
 def mutated(draw: st.DrawFn, lines: list[str]) -> list[str]:
-    out: list[str] = []
-    for line in lines:
-        op = draw(st.integers(0, 9))
-        if op == 0:
-            continue
-        if op == 1:
-            out += [line, line]
-        elif op == 2:
-            out.append(line[: draw(st.integers(0, max(len(line) - 1, 0)))])
-        elif op == 3:
-            out += [line, draw(st.sampled_from(FOREIGN))]
-        else:
-            out.append(line)
-    return out
+    return mutate(draw, lines, FOREIGN)
 
 
 @pytest.mark.parametrize("path", LOGS[:6], ids=[p.name for p in LOGS[:6]])

@@ -1,0 +1,23 @@
+"""Hypothesis mutations of real output lines, shared by the stream guard tests: lines dropped, doubled, cut, foreign lines put in."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+
+def mutate(draw: st.DrawFn, lines: list[str], foreign: list[str]) -> list[str]:
+    """``lines`` with each line kept, dropped, doubled, cut short or followed by one of ``foreign``."""
+    out: list[str] = []
+    for line in lines:
+        op = draw(st.integers(0, 9))
+        if op == 0:
+            continue
+        if op == 1:
+            out += [line, line]
+        elif op == 2:
+            out.append(line[: draw(st.integers(0, max(len(line) - 1, 0)))])
+        elif op == 3:
+            out += [line, draw(st.sampled_from(foreign))]
+        else:
+            out.append(line)
+    return out
