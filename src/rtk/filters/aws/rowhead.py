@@ -8,6 +8,9 @@ is *derived*, printed as a template in Python's format syntax (``{url}`` the oth
 column's value: a string's text, a number as written; literal braces doubled):
 ``per row: comments_url = {url}/comments``. The other columns stay in the rows. Exact
 equality in every row or the column stays; nothing is guessed.
+
+``derive_members`` does the same inside one object (GitHub's ``forks_url`` is its ``url``
+plus ``/forks``): ``built from members: forks_url = {url}/forks, keys_url = {url}/keys``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,10 @@ if TYPE_CHECKING:
 # A source field's value is at least this long in every row: a short one (an order count of 1
 # inside "c-7001") matches by chance, and a template built on it would read as a relation.
 SOURCE_MIN = 3
+# In a single object there is no second row to confirm a relation: a source is this long, the
+# derived value starts with it (a URL plus a path), and an object this large is left alone.
+MEMBER_SOURCE_MIN = 12
+MEMBERS_MAX = 400
 
 
 def ident(v: Any, num: type) -> Any:
@@ -101,3 +108,42 @@ def factor(rows: list[dict[str, Any]], cols: list[str], num: type) -> tuple[dict
                 sources.add(src)
                 break
     return shared, derived, [k for k in cols if k not in shared and k not in derived]
+
+
+def derive_members(obj: dict[str, Any], num: type) -> dict[str, str]:
+    """Members of one object that are another member's text plus a fixed suffix -> template (``{url}/forks``).
+
+    The source is the longest member whose text (at least ``MEMBER_SOURCE_MIN`` long, bare
+    key) starts the value (of a bare key too) followed by a path, query or fragment (``/``, ``?``, ``#``); a member that is a source itself stays as it is, so a template
+    never needs another template to read back.
+    """
+    if len(obj) > MEMBERS_MAX:
+        return {}
+    texts: dict[str, str] = {}
+    for k, x in obj.items():
+        t = _text(x, num)
+        if t is not None and len(t) >= MEMBER_SOURCE_MIN and _bare(k):
+            texts[k] = t
+    if not texts:
+        return {}
+    chosen: dict[str, str] = {}
+    for k, x in obj.items():
+        if type(x) is not str or not _bare(k):
+            continue
+        best = ""
+        for src, t in texts.items():
+            if src == k or not x.startswith(t) or x[len(t) : len(t) + 1] not in ("/", "?", "#"):
+                continue
+            if len(t) > len(texts.get(best, "")):
+                best = src
+        if best:
+            chosen[k] = best
+    sources = set(chosen.values())
+    out: dict[str, str] = {}
+    for k, src in chosen.items():
+        if k in sources:
+            continue
+        t = _template("", src, obj[k][len(texts[src]) :])
+        if t is not None:
+            out[k] = t
+    return out
