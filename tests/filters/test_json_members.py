@@ -132,3 +132,121 @@ def test_every_member_reads_back(obj: dict[str, Any]) -> None:
     original = loads(json.dumps(obj))
     text = shown(obj)
     assert same([read(text)], [original]), text
+
+
+# --- lists too wide for a table: what every object shares, once -----------------------------
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _templates(body: str, into: dict[str, str]) -> None:
+    if body.startswith("X_url = {"):
+        src, names = body[len("X_url = {") :].split("}/X for X in ", 1)
+        into.update((f"{n}_url", "{" + src + "}/" + n) for n in names.split(", "))
+    else:
+        for entry in body.split(", "):
+            k, t = entry.split(" = ", 1)
+            into[k] = t
+
+
+def _obj(lines: list[str], i: int, ind: int) -> tuple[dict[str, Any], int]:
+    out: dict[str, Any] = {}
+    templates: dict[str, str] = {}
+    while i < len(lines) and _indent(lines[i]) == ind and not lines[i][ind:].startswith("- "):
+        text = lines[i][ind:]
+        if text.startswith(LABEL):
+            _templates(text[len(LABEL) :], templates)
+            i += 1
+            continue
+        k, rest = _key(text)
+        if rest == ":":
+            sub = _indent(lines[i + 1])
+            assert sub > ind, lines[i : i + 2]
+            if lines[i + 1][sub:].startswith(("- ", "every item has:")):
+                out[k], i = _list(lines, i + 1, sub)
+            else:
+                out[k], i = _obj(lines, i + 1, sub)
+            continue
+        assert rest.startswith(": "), text
+        out[k] = value(rest[2:])
+        i += 1
+    for k, t in templates.items():
+        out[k] = _fill(t, out)
+    return out, i
+
+
+def _list(lines: list[str], i: int, ind: int) -> tuple[list[Any], int]:
+    common: dict[str, Any] = {}
+    if lines[i][ind:] == "every item has:":
+        common, i = _obj(lines, i + 1, ind + 1)
+    items: list[Any] = []
+    while i < len(lines) and _indent(lines[i]) == ind and lines[i][ind:].startswith("- "):
+        lines[i] = " " * (ind + 2) + lines[i][ind + 2 :]  # the first member, as the others are indented
+        item, i = _obj(lines, i, ind + 2)
+        items.append({**common, **item})
+    return items, i
+
+
+def read_block(text: str) -> dict[str, Any]:
+    obj, i = _obj(text.splitlines(), 0, 0)
+    assert i == len(text.splitlines()), text
+    return obj
+
+
+def fleet(n: int) -> dict[str, Any]:
+    shared = {"InstanceType": "c5.xlarge", "ImageId": "ami-0a1b2c3d4e5f60718", "State": {"Code": 16, "Name": "running"}}
+    return {
+        "Instances": [
+            {"InstanceId": f"i-{i:017x}", **shared, "Note": f"host {i} " + "x" * 200, "AmiLaunchIndex": i}
+            for i in range(n)
+        ]
+    }
+
+
+def test_what_every_object_of_a_wide_list_shares_is_said_once() -> None:
+    text = render(json.dumps(fleet(4)))
+    assert text.count("InstanceType: c5.xlarge") == 1 and text.count("ami-0a1b2c3d4e5f60718") == 1
+    assert "Instances:\n every item has:\n  InstanceType: c5.xlarge\n" in text
+    assert all(f"i-{i:017x}" in text for i in range(4))
+    assert same([read_block(text)], [loads(json.dumps(fleet(4)))])
+
+
+def test_objects_left_with_nothing_are_said_as_they_are() -> None:
+    alike = {"Items": [{"a": "x" * 200, "b": 1}, {"a": "x" * 200, "b": 1}]}
+    assert "every item has" not in render(json.dumps(alike))
+
+
+_LONG = st.sampled_from(["y" * 201, "z" * 230 + ", a", "https://h/" + "p" * 200])
+
+
+@st.composite
+def _lists(draw: st.DrawFn) -> dict[str, Any]:
+    keys = draw(
+        st.lists(
+            st.sampled_from(["id", "url", "a b", "kind", "forks_url", "keys_url", "teams_url", "n"]),
+            max_size=6,
+            unique=True,
+        )
+    )
+    base = {k: draw(_OTHER) for k in keys}
+    items = []
+    for i in range(draw(st.integers(2, 4))):
+        item: dict[str, Any] = {"long": draw(_LONG) + str(i)}  # too long for a table cell, so a block list
+        for k in keys:
+            kind = draw(st.sampled_from(["same", "same", "own", "gone", "url"]))
+            if kind == "same":
+                item[k] = base[k]
+            elif kind == "own":
+                item[k] = draw(_OTHER)
+            elif kind == "url":
+                item[k] = f"{BASE}/{k}" if k != "url" else BASE
+        items.append(item)
+    return {"top": 1, "Items": items}
+
+
+@settings(max_examples=300, deadline=None)
+@given(_lists())
+def test_every_object_of_a_wide_list_reads_back(doc: dict[str, Any]) -> None:
+    original = loads(json.dumps(doc))
+    text = render(json.dumps(doc))
+    assert same([read_block(text)], [original]), text

@@ -166,6 +166,15 @@ def _block(v: Any, ind: int, num: type, out: list[str], lead: str, share: bool =
         _members(v, ind + 1, num, out, share)
     else:
         out.append(" " * ind + lead.rstrip())
+        common: dict[str, Any] = {}
+        if share:
+            from rtk.filters.aws.rowhead import common_members
+
+            common = common_members(v, num)
+        if common:  # what every object shares, once; then each object without it
+            out.append(" " * (ind + 1) + "every item has:")
+            _members(common, ind + 2, num, out, share)
+            v = [{k: y for k, y in x.items() if k not in common} for x in v]
         for x in v:
             _block(x, ind + 1, num, out, "- ", share)
 

@@ -9,6 +9,10 @@ column's value: a string's text, a number as written; literal braces doubled):
 ``per row: comments_url = {url}/comments``. The other columns stay in the rows. Exact
 equality in every row or the column stays; nothing is guessed.
 
+``common_members`` finds what every object of a list too wide for a table shares (the
+instances of one ec2 reservation: type, image, subnet, options), said once under the list as
+``every item has:``.
+
 ``derive_members`` does the same inside one object (GitHub's ``forks_url`` is its ``url``
 plus ``/forks``): ``built from members: forks_url = {url}/forks, keys_url = {url}/keys``.
 """
@@ -147,3 +151,14 @@ def derive_members(obj: dict[str, Any], num: type) -> dict[str, str]:
         if t is not None:
             out[k] = t
     return out
+
+
+def common_members(items: list[Any], num: type) -> dict[str, Any]:
+    """Members every object of ``items`` holds with the same value and type, when each object keeps another one."""
+    if len(items) < 2 or not all(isinstance(x, dict) and x for x in items):
+        return {}
+    first = items[0]
+    common = {k: x for k, x in first.items() if all(k in y and ident(y[k], num) == ident(x, num) for y in items[1:])}
+    if any(len(y) <= len(common) for y in items):  # an object left with nothing: say them all as they are
+        return {}
+    return common
