@@ -118,36 +118,34 @@ def derive_members(obj: dict[str, Any], num: type) -> dict[str, str]:
     """Members of one object that are another member's text plus a fixed suffix -> template (``{url}/forks``).
 
     The source is the longest member whose text (at least ``MEMBER_SOURCE_MIN`` long, bare
-    key) starts the value (of a bare key too) followed by a path, query or fragment (``/``, ``?``, ``#``); a member that is a source itself stays as it is, so a template
-    never needs another template to read back.
+    key) starts the value (of a bare key too) followed by a path, query or fragment (``/``,
+    ``?``, ``#``); a member that is a source itself stays as it is, so a template never needs
+    another template to read back. Each value's prefixes are looked up, so the cost grows
+    with the text, not with the square of the members.
     """
     if len(obj) > MEMBERS_MAX:
         return {}
-    texts: dict[str, str] = {}
+    by_text: dict[str, str] = {}
     for k, x in obj.items():
         t = _text(x, num)
         if t is not None and len(t) >= MEMBER_SOURCE_MIN and _bare(k):
-            texts[k] = t
-    if not texts:
+            by_text.setdefault(t, k)
+    if not by_text:
         return {}
-    chosen: dict[str, str] = {}
+    chosen: dict[str, tuple[str, int]] = {}
     for k, x in obj.items():
         if type(x) is not str or not _bare(k):
             continue
-        best = ""
-        for src, t in texts.items():
-            if src == k or not x.startswith(t) or x[len(t) : len(t) + 1] not in ("/", "?", "#"):
-                continue
-            if len(t) > len(texts.get(best, "")):
-                best = src
-        if best:
-            chosen[k] = best
-    sources = set(chosen.values())
+        for i in range(len(x) - 1, MEMBER_SOURCE_MIN - 1, -1):  # the longest source first
+            if x[i] in "/?#" and x[:i] in by_text and by_text[x[:i]] != k:
+                chosen[k] = (by_text[x[:i]], i)
+                break
+    sources = {src for src, _ in chosen.values()}
     out: dict[str, str] = {}
-    for k, src in chosen.items():
+    for k, (src, i) in chosen.items():
         if k in sources:
             continue
-        t = _template("", src, obj[k][len(texts[src]) :])
+        t = _template("", src, obj[k][i:])
         if t is not None:
             out[k] = t
     return out
