@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.failblocks import Blocks, squeeze
+from rtk.filters.failblocks import Blocks, below_root, squeeze
 
 COMMANDS = ("phpunit",)
 
@@ -28,31 +28,7 @@ _PROGRESS = re.compile(r"^[.FEWSIRD]+\s+\d+ / \d+ \(\s*\d+%\)$|^[.FEWSIRD]+$")
 _NOISE = re.compile(r"^(PHPUnit \d[\w.-]* by Sebastian Bergmann and contributors\.|Time: [\d:.]+, Memory: .*)$")
 _SECTION = re.compile(r"^There (was|were) (1|\d+) \w+:$|^(ERRORS!|FAILURES!|WARNINGS!|OK, but .*)$")
 _ITEM = re.compile(r"^\d+\) \S+")
-_FRAME = re.compile(r"^/\S+:\d+$")  # a stack frame phpunit prints: an absolute file path and a line
-ROOT_MIN = 3  # frames below one directory before it is said once
-
-
-def below_root(lines: list[str]) -> list[str]:
-    """Frame lines below the directory they all share, said once on a first line; other lines as they are.
-
-    ``/tmp/app/src/Billing/TaxTable.php:11`` becomes ``src/Billing/TaxTable.php:11`` under
-    ``(frame paths below /tmp/app/)``: the deepest directory holding every frame's file,
-    at least two levels down, when at least ``ROOT_MIN`` frames share it.
-    """
-    frames = [ln for ln in lines if _FRAME.match(ln)]
-    if len(frames) < ROOT_MIN:
-        return lines
-    common = frames[0].rsplit(":", 1)[0].split("/")[:-1]
-    for f in frames[1:]:
-        parts = f.rsplit(":", 1)[0].split("/")[:-1]
-        n = 0
-        while n < min(len(common), len(parts)) and common[n] == parts[n]:
-            n += 1
-        common = common[:n]
-    if len(common) < 3:  # "", "tmp": no deeper than one level below /
-        return lines
-    root = "/".join(common) + "/"
-    return [f"(frame paths below {root})", *(ln[len(root) :] if _FRAME.match(ln) else ln for ln in lines)]
+_FRAME = re.compile(r"^(?P<path>/\S+):\d+$")  # a stack frame phpunit prints: an absolute file path and a line
 
 
 def select(argv: list[str]) -> Spec | None:
@@ -86,7 +62,7 @@ def phpunit(argv: list[str], output: str, exit_code: int) -> str | Filtered:
         elif not (_PROGRESS.match(s) or _NOISE.match(s)):
             out.append(ln)
     flush()
-    text = squeeze(below_root(out))
+    text = squeeze(below_root(out, (_FRAME,)))
     if exit_code != 0 and passed:
         text += f"\nphpunit exited with code {exit_code} although it reported OK"
     return Filtered(text, acc.cut)
