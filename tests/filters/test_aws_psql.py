@@ -98,6 +98,23 @@ def test_psql_expanded_records_keep_every_key_value_and_continuation() -> None:
     )
 
 
+def test_psql_expanded_records_alike_become_one_table_with_every_value() -> None:
+    raw = "-[ RECORD 1 ]-\nid   | 1\nname | Ada\nnote | \n-[ RECORD 2 ]-\nid   | 2\nname | Grace\nnote | x y\n\n"
+    assert psql.psql(["psql", "-x"], raw, 0) == "[2 records] id|name|note\n1|Ada|\n2|Grace|x y\n"
+
+
+def test_psql_expanded_records_stay_records_when_a_table_would_not_read_back() -> None:
+    rec = "-[ RECORD {} ]-\nid   | {}\nname | {}\n"
+    other_keys = rec.format(1, 1, "Ada") + "-[ RECORD 2 ]-\nid   | 2\nmail | g@x\n"
+    pipe = rec.format(1, 1, "Ada") + rec.format(2, 2, "a | b")
+    one = rec.format(1, 1, "Ada")
+    wide = rec.format(1, 1, "A" * 300) + rec.format(2, 2, "B")
+    text = "Expanded display is on.\n" + rec.format(1, 1, "Ada") + rec.format(2, 2, "Grace")
+    for raw in (other_keys, pipe, one, wide, text):
+        out = psql.psql(["psql", "-x"], raw, 0)
+        assert isinstance(out, str) and "-[ RECORD 1 ]\n" in out and "records]" not in out, raw
+
+
 def test_compact_table_spreads_nested_objects_into_member_columns() -> None:
     doc = (
         '{"Functions": [{"Name": "a", "Env": {"Vars": {"STAGE": "prod"}}, "Snap": {"On": "None", "St": "Off"}},'

@@ -107,3 +107,25 @@ def test_php_lint_drops_only_the_displayed_copy_of_a_logged_error() -> None:
     shown = "Parse error: syntax error in b.php on line 2\nErrors parsing b.php\n"
     assert lint.lint(["php", "-l", "b.php"], shown, 255) is None
     assert lint.lint(["php", "-l", "c.php"], "No syntax errors detected in c.php\n", 0) is None
+
+
+def test_frames_below_one_project_directory_name_it_once() -> None:
+    lines = ["1) T::a", "E: x", "/w/app/src/Billing/Tax.php:11", "/w/app/src/Invoice.php:18", "/w/app/tests/T.php:9"]
+    assert phpunit.below_root(lines, (phpunit._FRAME,)) == [
+        "(file paths below /w/app/)",
+        "1) T::a",
+        "E: x",
+        "src/Billing/Tax.php:11",
+        "src/Invoice.php:18",
+        "tests/T.php:9",
+    ]
+
+
+def test_frames_stay_whole_when_few_or_spread_over_the_filesystem() -> None:
+    two = ["/w/app/src/a.php:1", "/w/app/src/b.php:2"]
+    spread = ["/w/app/src/a.php:1", "/usr/share/php/X.php:2", "/w/app/tests/T.php:3"]
+    message = ["Cannot open /w/app/a.php:1 for reading", "/w/app/a.php:1", "/w/app/b.php:2", "/w/app/c.php:3"]
+    assert phpunit.below_root(two, (phpunit._FRAME,)) == two
+    assert phpunit.below_root(spread, (phpunit._FRAME,)) == spread  # only "/" in common
+    out = phpunit.below_root(message, (phpunit._FRAME,))
+    assert out[0] == "(file paths below /w/app/)" and out[1] == message[0]  # a message naming a path keeps it

@@ -115,3 +115,22 @@ def test_minitest_rails_style_summary_and_rerun_lines() -> None:
     ):
         assert kept in text
     assert "# Running:" not in text
+
+
+def test_minitest_paths_below_the_project_directory_name_it_once() -> None:
+    raw = (
+        "  1) Error:\nT#test_a:\nKeyError: no file /srv/app/data/x.csv\n"
+        "    /srv/app/lib/shop/p.rb:6:in `vat'\n    /srv/app/test/t_test.rb:14:in `test_a'\n\n"
+        "  2) Failure:\nT#test_b [/srv/app/test/t_test.rb:22]:\nExpected: 1\n  Actual: 2\n\n"
+        "2 runs, 2 assertions, 1 failures, 1 errors, 0 skips\n"
+    )
+    out = minitest.minitest(["rake", "test"], raw, 1)
+    assert isinstance(out, Filtered)
+    text = out.text
+    assert text.startswith("(file paths below /srv/app/)\n")
+    assert "    lib/shop/p.rb:6:in `vat'\n    test/t_test.rb:14:in `test_a'\n" in text
+    assert "T#test_b [test/t_test.rb:22]:\n" in text
+    assert "KeyError: no file /srv/app/data/x.csv\n" in text  # a message keeps its path whole
+    two = raw.replace("    /srv/app/lib/shop/p.rb:6:in `vat'\n", "")
+    out2 = minitest.minitest(["rake", "test"], two, 1)  # two paths: not worth a line of its own
+    assert isinstance(out2, Filtered) and "    /srv/app/test/t_test.rb:14:in `test_a'" in out2.text

@@ -34,6 +34,23 @@ def test_run_list_drops_completed_only_where_a_conclusion_says_it() -> None:
     assert out == "failure\tFix\tCI\tmain\tpush\t7\t1m2s\t2d\nin_progress\t\tWIP\tCI\tdev\tpush\t8\t10s\t1m\n"
 
 
+def test_run_list_groups_adjacent_runs_of_one_commit_under_it() -> None:
+    text = (
+        "completed\tsuccess\tFix\tCI\tmain\tpush\t9\t1m2s\t2d\n"
+        "in_progress\t\tFix\tDocs\tmain\tpush\t8\t10s\t2d\n"
+        "completed\tfailure\tOther\tCI\tdev\tpush\t7\t1m\t3d\n"
+        "completed\tsuccess\tFix\tCodeQL\tmain\tpush\t6\t2m\t3d\n"  # same commit, not next to it: its own row
+        "completed\tsuccess\tFix\tCodeQL\tmain\tschedule\t5\t2m\t3d\n"  # another event: another group
+    )
+    out = lists.run_list(["gh", "run", "list"], text, 0)
+    assert out == (
+        "Fix\tmain\tpush\n\tsuccess\tCI\t9\t1m2s\t2d\n\tin_progress\t\tDocs\t8\t10s\t2d\n"
+        "failure\tOther\tCI\tdev\tpush\t7\t1m\t3d\n"
+        "success\tFix\tCodeQL\tmain\tpush\t6\t2m\t3d\n"
+        "success\tFix\tCodeQL\tmain\tschedule\t5\t2m\t3d\n"
+    )
+
+
 def test_list_of_an_unknown_shape_is_raw_and_errors_print_raw() -> None:
     with pytest.raises(Unrecognized):
         lists.pr_list(["gh", "pr", "list"], "221\tOnly three\tcolumns\n", 0)
@@ -176,7 +193,14 @@ def test_api_keeps_every_value() -> None:
             return [s for x in v for s in scalars(x)]
         return [str(v).lower() if isinstance(v, bool) else str(v)]
 
-    for s in scalars(json.loads(text)):
+    obj = json.loads(text)
+    # the 36 `*_url` members that are `url` plus `/NAME` are said once, as a template over `url`
+    group = next(ln for ln in out.splitlines() if ln.startswith("built from members: X_url = {url}/X for X in "))
+    names = group.split(" for X in ", 1)[1].split(", ")
+    assert len(names) == 36 and "forks" in names and "pulls" in names
+    for n in names:
+        assert obj.pop(f"{n}_url") == obj["url"] + "/" + n
+    for s in scalars(obj):
         if s != "None":
             assert s in out, s
 

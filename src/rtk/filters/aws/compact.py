@@ -159,17 +159,60 @@ def _block(v: Any, ind: int, num: type, out: list[str], lead: str, share: bool =
     if isinstance(v, dict):
         if lead == "- ":  # a list item: its first member goes on the dash line
             first = len(out)
-            for k, x in v.items():
-                _block(x, ind + 2, num, out, f"{_key(k)}: ", share)
+            _members(v, ind + 2, num, out, share)
             out[first] = " " * ind + "- " + out[first].lstrip(" ")
             return
         out.append(" " * ind + lead.rstrip())
-        for k, x in v.items():
-            _block(x, ind + 1, num, out, f"{_key(k)}: ", share)
+        _members(v, ind + 1, num, out, share)
     else:
         out.append(" " * ind + lead.rstrip())
+        common: dict[str, Any] = {}
+        if share:
+            from rtk.filters.aws.rowhead import common_members
+
+            common = common_members(v, num)
+        if common:  # what every object shares, once; then each object without it
+            out.append(" " * (ind + 1) + "every item has:")
+            _members(common, ind + 2, num, out, share)
+            v = [{k: y for k, y in x.items() if k not in common} for x in v]
         for x in v:
             _block(x, ind + 1, num, out, "- ", share)
+
+
+def _members(v: dict[str, Any], ind: int, num: type, out: list[str], share: bool) -> None:
+    """Each member of an object on its own line(s); with ``share``, the members built from another
+    member's value (``rowhead.derive_members``) on one ``built from members:`` line where the first was."""
+    derived: dict[str, str] = {}
+    if share:
+        from rtk.filters.aws.rowhead import derive_members
+
+        derived = derive_members(v, num)
+    for k, x in v.items():
+        if k not in derived:
+            _block(x, ind, num, out, f"{_key(k)}: ", share)
+        elif k == next(iter(derived)):
+            out.extend(" " * ind + "built from members: " + line for line in _derived_lines(derived))
+
+
+def _derived_lines(derived: dict[str, str]) -> list[str]:
+    """``k = template`` entries on one line; three or more ``NAME_url = {src}/NAME`` members of one
+    source said once each on their own line: ``X_url = {url}/X for X in forks, keys, teams``."""
+    named: dict[str, list[str]] = {}
+    for k, t in derived.items():
+        name = k[:-4]
+        if k.endswith("_url") and name and "," not in name and t.endswith("}/" + name) and t.startswith("{"):
+            src = t[1 : -len(name) - 2]
+            if _key(src) == src and "{" not in src and "}" not in src:
+                named.setdefault(src, []).append(k)
+    grouped = {k: src for src, ks in named.items() if len(ks) >= 3 for k in ks}
+    lines = []
+    rest = [f"{_key(k)} = {t}" for k, t in derived.items() if k not in grouped]
+    if rest:
+        lines.append(", ".join(rest))
+    for src, ks in named.items():
+        if len(ks) >= 3:
+            lines.append(f"X_url = {{{src}}}/X for X in " + ", ".join(k[:-4] for k in ks))
+    return lines
 
 
 def render(text: str, share: bool = True) -> str:
@@ -188,8 +231,7 @@ def render(text: str, share: bool = True) -> str:
     def draw(share: bool) -> str:
         out: list[str] = []
         if isinstance(value, dict):
-            for k, x in value.items():
-                _block(x, 0, Num, out, f"{_key(k)}: ", share)
+            _members(value, 0, Num, out, share)
         else:
             _block(value, 0, Num, out, "", share)
         return "\n".join(out) + "\n"

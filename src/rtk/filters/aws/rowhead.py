@@ -8,6 +8,13 @@ is *derived*, printed as a template in Python's format syntax (``{url}`` the oth
 column's value: a string's text, a number as written; literal braces doubled):
 ``per row: comments_url = {url}/comments``. The other columns stay in the rows. Exact
 equality in every row or the column stays; nothing is guessed.
+
+``common_members`` finds what every object of a list too wide for a table shares (the
+instances of one ec2 reservation: type, image, subnet, options), said once under the list as
+``every item has:``.
+
+``derive_members`` does the same inside one object (GitHub's ``forks_url`` is its ``url``
+plus ``/forks``): ``built from members: forks_url = {url}/forks, keys_url = {url}/keys``.
 """
 
 from __future__ import annotations
@@ -19,6 +26,10 @@ if TYPE_CHECKING:
 # A source field's value is at least this long in every row: a short one (an order count of 1
 # inside "c-7001") matches by chance, and a template built on it would read as a relation.
 SOURCE_MIN = 3
+# In a single object there is no second row to confirm a relation: a source is this long, the
+# derived value starts with it (a URL plus a path), and an object this large is left alone.
+MEMBER_SOURCE_MIN = 12
+MEMBERS_MAX = 400
 
 
 def ident(v: Any, num: type) -> Any:
@@ -101,3 +112,51 @@ def factor(rows: list[dict[str, Any]], cols: list[str], num: type) -> tuple[dict
                 sources.add(src)
                 break
     return shared, derived, [k for k in cols if k not in shared and k not in derived]
+
+
+def derive_members(obj: dict[str, Any], num: type) -> dict[str, str]:
+    """Members of one object that are another member's text plus a fixed suffix -> template (``{url}/forks``).
+
+    The source is the longest member whose text (at least ``MEMBER_SOURCE_MIN`` long, bare
+    key) starts the value (of a bare key too) followed by a path, query or fragment (``/``,
+    ``?``, ``#``); a member that is a source itself stays as it is, so a template never needs
+    another template to read back. Each value's prefixes are looked up, so the cost grows
+    with the text, not with the square of the members.
+    """
+    if len(obj) > MEMBERS_MAX:
+        return {}
+    by_text: dict[str, str] = {}
+    for k, x in obj.items():
+        t = _text(x, num)
+        if t is not None and len(t) >= MEMBER_SOURCE_MIN and _bare(k):
+            by_text.setdefault(t, k)
+    if not by_text:
+        return {}
+    chosen: dict[str, tuple[str, int]] = {}
+    for k, x in obj.items():
+        if type(x) is not str or not _bare(k):
+            continue
+        for i in range(len(x) - 1, MEMBER_SOURCE_MIN - 1, -1):  # the longest source first
+            if x[i] in "/?#" and x[:i] in by_text and by_text[x[:i]] != k:
+                chosen[k] = (by_text[x[:i]], i)
+                break
+    sources = {src for src, _ in chosen.values()}
+    out: dict[str, str] = {}
+    for k, (src, i) in chosen.items():
+        if k in sources:
+            continue
+        t = _template("", src, obj[k][i:])
+        if t is not None:
+            out[k] = t
+    return out
+
+
+def common_members(items: list[Any], num: type) -> dict[str, Any]:
+    """Members every object of ``items`` holds with the same value and type, when each object keeps another one."""
+    if len(items) < 2 or not all(isinstance(x, dict) and x for x in items):
+        return {}
+    first = items[0]
+    common = {k: x for k, x in first.items() if all(k in y and ident(y[k], num) == ident(x, num) for y in items[1:])}
+    if any(len(y) <= len(common) for y in items):  # an object left with nothing: say them all as they are
+        return {}
+    return common

@@ -3,7 +3,8 @@
 On a pipe gh prints one tab-separated row per item with no header. The filter keeps
 every row and every column in gh's order; it only shortens what repeats without
 saying anything: ``2026-11-19 10:33:18 +0000 UTC`` becomes ``2026-11-19``, and a
-finished workflow run shows its conclusion without the ``completed`` status. A row
+finished workflow run shows its conclusion without the ``completed`` status, and runs
+next to each other for one commit (title, branch, event) are listed under it once. A row
 with another number of columns than the form prints means an unknown format: raw.
 """
 
@@ -40,7 +41,33 @@ def _rows(kind: str, output: str) -> str | None:
         if kind == "run" and cols[0] == "completed" and cols[1]:
             cols = cols[1:]  # the conclusion says the run completed
         out.append("\t".join(cols))
+    if kind == "run":
+        out = _by_commit(out)
     return "\n".join(out) + "\n"
+
+
+def _by_commit(rows: list[str]) -> list[str]:
+    """Runs next to each other for one commit (same title, branch and event: CI, Docs, CodeQL of one push)
+    under one ``title<TAB>branch<TAB>event`` line, each run indented by a tab with the other fields.
+
+    A row is ``[status<TAB>]conclusion<TAB>title<TAB>workflow<TAB>branch<TAB>event<TAB>id<TAB>elapsed<TAB>age``
+    (the status stays when there is no conclusion yet): the commit fields are counted from the end.
+    """
+    cells = [r.split("\t") for r in rows]
+    key = [(c[-7], c[-5], c[-4]) for c in cells]
+    out: list[str] = []
+    i = 0
+    while i < len(cells):
+        j = i + 1
+        while j < len(cells) and key[j] == key[i]:
+            j += 1
+        if j - i < 2:
+            out.append(rows[i])
+        else:
+            out.append("\t".join(key[i]))
+            out.extend("\t" + "\t".join([*c[:-7], c[-6], *c[-3:]]) for c in cells[i:j])
+        i = j
+    return out
 
 
 def pr_list(argv: list[str], output: str, exit_code: int) -> str | None:

@@ -2,7 +2,7 @@
 
 Passing runs shrink to ``OK (N tests, N assertions)``. Failing runs keep every
 error, failure, warning and risky block (test id, message, diff, ``file:line``
-frames; bounded per block by ``limits.test_failure_lines``), the section headers
+frames, below the project directory said once; bounded per block by ``limits.test_failure_lines``), the section headers
 and the ``Tests: N, Assertions: N, ...`` summary. The banner, progress rows and
 the time/memory line go. Output without a phpunit summary prints raw; other
 printers (``--testdox``, ``--teamcity``...) and listings run unfiltered.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.failblocks import Blocks, squeeze
+from rtk.filters.failblocks import Blocks, below_root, squeeze
 
 COMMANDS = ("phpunit",)
 
@@ -28,6 +28,7 @@ _PROGRESS = re.compile(r"^[.FEWSIRD]+\s+\d+ / \d+ \(\s*\d+%\)$|^[.FEWSIRD]+$")
 _NOISE = re.compile(r"^(PHPUnit \d[\w.-]* by Sebastian Bergmann and contributors\.|Time: [\d:.]+, Memory: .*)$")
 _SECTION = re.compile(r"^There (was|were) (1|\d+) \w+:$|^(ERRORS!|FAILURES!|WARNINGS!|OK, but .*)$")
 _ITEM = re.compile(r"^\d+\) \S+")
+_FRAME = re.compile(r"^(?P<path>/\S+):\d+$")  # a stack frame phpunit prints: an absolute file path and a line
 
 
 def select(argv: list[str]) -> Spec | None:
@@ -61,7 +62,7 @@ def phpunit(argv: list[str], output: str, exit_code: int) -> str | Filtered:
         elif not (_PROGRESS.match(s) or _NOISE.match(s)):
             out.append(ln)
     flush()
-    text = squeeze(out)
+    text = squeeze(below_root(out, (_FRAME,)))
     if exit_code != 0 and passed:
         text += f"\nphpunit exited with code {exit_code} although it reported OK"
     return Filtered(text, acc.cut)

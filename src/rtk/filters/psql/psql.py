@@ -76,7 +76,8 @@ def _table(lines: list[str], start: int, out: list[str]) -> int:
 
 
 def _records(lines: list[str]) -> str:
-    """Expanded (``-x``) records: ``key|value`` lines under ``-[ RECORD n ]``, the padding and rules gone."""
+    """Expanded (``-x``) records: ``key|value`` lines under ``-[ RECORD n ]``, the padding and rules gone;
+    records alike in their fields as one table (``_as_table``)."""
     col = -1
     out: list[str] = []
     for line in lines:
@@ -93,7 +94,41 @@ def _records(lines: list[str]) -> str:
             if out and out[-1].startswith("-[ RECORD ") and line.strip() and not line.startswith("("):
                 raise Unrecognized("a record line without its key column")
             out.append(line)
-    return "\n".join(out).rstrip("\n") + "\n"
+    return "\n".join(_as_table(out) or out).rstrip("\n") + "\n"
+
+
+WIDE = 240  # a table row longer than this keeps the records: one field a line reads better
+
+
+def _as_table(out: list[str]) -> list[str] | None:
+    """Records that all hold the same fields in the same order, one line each, as one table: the names said once.
+
+    ``[8 records] id|name|total`` then one ``|``-split row per record, in order. Records with a
+    value that holds ``|`` or goes on over lines, other text, or a row wider than ``WIDE``: None.
+    """
+    body = list(out)
+    while body and not body[-1].strip():
+        body.pop()
+    records: list[list[tuple[str, str]]] = []
+    for line in body:
+        if line.startswith("-[ RECORD "):
+            records.append([])
+            continue
+        if not records or line.startswith("|") or "|" not in line:
+            return None
+        k, v = line.split("|", 1)
+        if "|" in v:
+            return None
+        records[-1].append((k, v))
+    if len(records) < 2:
+        return None
+    keys = [k for k, _ in records[0]]
+    if not keys or any([k for k, _ in r] != keys for r in records):
+        return None
+    rows = ["|".join(v for _, v in r) for r in records]
+    if any(len(r) > WIDE for r in rows):
+        return None
+    return [f"[{len(records)} records] " + "|".join(keys), *rows]
 
 
 def psql(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:

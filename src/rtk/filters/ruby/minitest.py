@@ -2,7 +2,8 @@
 
 Passing runs shrink to the ``N runs, N assertions, ...`` line. Failing runs keep
 every ``Failure:``/``Error:`` block (test id, ``[file:line]``, expected/actual,
-exception and backtrace; bounded per failure), the summary line and rake's own
+exception and backtrace, absolute paths below the directory they share said once;
+bounded per failure), the summary line and rake's own
 abort lines. Seed, ``# Running:``, progress dots, timing and the skip hint go.
 Output without a Minitest summary prints raw; other rake/rails tasks run unfiltered.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 
 from rtk.filterapi import Filtered, Spec, Unrecognized
-from rtk.filters.failblocks import Blocks, squeeze
+from rtk.filters.failblocks import Blocks, below_root, squeeze
 
 COMMANDS = ("rake", "rails")
 
@@ -23,6 +24,8 @@ _NOISE = re.compile(
     r"^(Run options: .*|# Running:|Finished in [\d.]+s, .*|You have skipped tests\. Run with --verbose for details\."
     r"|\(See full trace by running task with --trace\))$"
 )
+# A backtrace frame and a failure's location: ``    /app/lib/x.rb:6:in `vat'``, ``T#test_a [/app/test/t.rb:9]:``.
+_PATHS = (re.compile(r"^\s+(?P<path>/[^\s:]+):\d+:in "), re.compile(r"^\S+#\S+ \[(?P<path>/[^\s:\]]+):\d+\]:$"))
 _RAW = ("-h", "--help", "-T", "--tasks", "-P", "--prereqs", "-n", "--dry-run", "-D", "--describe", "-W", "--where")
 
 
@@ -70,7 +73,7 @@ def minitest(argv: list[str], output: str, exit_code: int) -> str | Filtered:
             continue
         out.append(ln)
     flush()
-    text = squeeze(out)
+    text = squeeze(below_root(out, _PATHS))
     if exit_code != 0 and bad == 0:
         text += f"\nexited with code {exit_code} although no test failed"
     return Filtered(text, acc.cut)
