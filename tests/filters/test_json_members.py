@@ -86,6 +86,22 @@ def test_a_short_source_is_never_used() -> None:
     assert derive_members(loads(json.dumps(obj)), Num) == {}
 
 
+def test_a_long_value_full_of_slashes_costs_linear_time() -> None:
+    """A megabyte of base64 (a file's ``content`` from ``gh api``) holds thousands of '/': each
+    tried as the end of a source used to copy the prefix before it (80 kB took a second, 1 MB minutes)."""
+    import time
+
+    obj = {
+        "url": "https://api.github.com/repos/o/r",
+        "content": "ab/" * 400_000,
+        "forks_url": "https://api.github.com/repos/o/r/forks",
+    }
+    start = time.process_time()
+    got = derive_members(loads(json.dumps(obj)), Num)
+    assert time.process_time() - start < 5  # a complexity bound, not a benchmark: the old code took minutes
+    assert got == {"forks_url": "{url}/forks"}
+
+
 def test_render_is_never_larger_than_without() -> None:
     from rtk.tokens import estimate_shaped
 

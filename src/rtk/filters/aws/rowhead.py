@@ -30,6 +30,9 @@ SOURCE_MIN = 3
 # derived value starts with it (a URL plus a path), and an object this large is left alone.
 MEMBER_SOURCE_MIN = 12
 MEMBERS_MAX = 400
+# A source is a URL or a path, never a blob: bounding it bounds the prefixes each value tries
+# (a megabyte of base64 holds thousands of '/').
+MEMBER_SOURCE_MAX = 2048
 
 
 def ident(v: Any, num: type) -> Any:
@@ -128,15 +131,16 @@ def derive_members(obj: dict[str, Any], num: type) -> dict[str, str]:
     by_text: dict[str, str] = {}
     for k, x in obj.items():
         t = _text(x, num)
-        if t is not None and len(t) >= MEMBER_SOURCE_MIN and _bare(k):
+        if t is not None and MEMBER_SOURCE_MIN <= len(t) <= MEMBER_SOURCE_MAX and _bare(k):
             by_text.setdefault(t, k)
     if not by_text:
         return {}
+    longest = max(map(len, by_text))
     chosen: dict[str, tuple[str, int]] = {}
     for k, x in obj.items():
         if type(x) is not str or not _bare(k):
             continue
-        for i in range(len(x) - 1, MEMBER_SOURCE_MIN - 1, -1):  # the longest source first
+        for i in range(min(len(x) - 1, longest), MEMBER_SOURCE_MIN - 1, -1):  # the longest source first
             if x[i] in "/?#" and x[:i] in by_text and by_text[x[:i]] != k:
                 chosen[k] = (by_text[x[:i]], i)
                 break
