@@ -372,3 +372,15 @@ def test_a_prefix_allow_holds_only_for_those_exact_arguments(words: list[str], p
     d = engine.decide(line, permissions=Permissions(allow=[" ".join(["tool", *prefix]) + ":*"]))
     if d.permission == "allow":
         assert words[: len(prefix)] == prefix, line
+
+
+def test_an_empty_bash_rule_allows_nothing_but_still_denies(tmp_path: Path) -> None:
+    """Claude Code reads ``Bash()`` as no rule for Bash commands (its rule needs text in the parentheses):
+    rtk must not read it as ``Bash`` (every command) in an allow list. In deny or ask it stays broad."""
+    s = settings(tmp_path / "s.json")
+    s.write_text(json.dumps({"permissions": {"allow": ["Bash()", "Bash(  )"]}}))
+    perms = permissions._parse([str(s)])
+    assert not perms.allow
+    assert engine.decide("git push --force", permissions=perms).verdict != "allow"
+    s.write_text(json.dumps({"permissions": {"allow": ["Bash(git:*)"], "deny": ["Bash()"]}}))
+    assert engine.decide("git status", permissions=permissions._parse([str(s)])).verdict == "deny"
