@@ -227,19 +227,15 @@ def test_init_hook_check_and_doctor_say_the_same_sentence(
     [
         ("gemini", ".gemini/settings.json", {"tools": {"allowed": ["run_shell_command()"]}}),
         ("gemini", ".gemini/settings.json", {"tools": {"allowed": ["run_shell_command(  )"]}}),
-        ("gemini", ".gemini/settings.json", {"tools": {"allowed": ["run_shell_command(g*)"]}}),
         ("qwen", ".qwen/settings.json", {"permissions": {"allow": ["Bash()"]}}),
         ("qwen", ".qwen/settings.json", {"tools": {"allowed": ["ShellTool()"]}}),
         ("cursor", ".cursor/cli-config.json", {"permissions": {"allow": ["Shell()"]}}),
         ("cursor", ".cursor/permissions.json", {"terminalAllowlist": [""]}),
-        ("cursor", ".cursor/permissions.json", {"terminalAllowlist": ["g*"]}),
         ("droid", ".factory/settings.json", {"commandAllowlist": ["  "]}),
-        ("droid", ".factory/settings.json", {"commandAllowlist": ["*"]}),
     ],
 )
-def test_an_empty_or_starred_prefix_approves_nothing(agent: str, rel: str, doc: object) -> None:
-    """A prefix list entry is a literal prefix for these hosts: an empty one (or one holding ``*``, which the
-    matcher would read as a glob) never becomes "every command" in rtk's allow."""
+def test_an_empty_approval_approves_nothing(agent: str, rel: str, doc: object) -> None:
+    """An entry with nothing in it never becomes "every command" in rtk's allow."""
     write(rel, doc)
     assert hook.Context(agent, []).decide("git push --force", None).verdict != "allow"
 

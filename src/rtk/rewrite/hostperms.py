@@ -287,9 +287,9 @@ _SHELL_TOOLS = ("run_shell_command", "ShellTool", "Shell", "Bash")
 def shell_entry(entry: str, *, prefix: bool, allow: bool = False) -> str | None:
     """``run_shell_command(git)`` / ``Shell(git)`` -> ``git:*`` (prefix) or ``git`` (pattern); bare tool -> ``*``.
 
-    For an ``allow`` list, an entry with nothing in its parentheses, or (``prefix``) a ``*`` the
-    host reads literally but the matcher would read as a glob, gives None: it approves nothing.
-    In a deny or ask list the broader reading stays (it refuses more, never less).
+    For an ``allow`` list, an entry with nothing in its parentheses gives None: no host is known to
+    read it as "every command" (Claude Code's rules need text there), so it approves nothing. In a
+    deny or ask list the broader reading stays (it refuses more, never less).
     """
     e = entry.strip()
     for tool in _SHELL_TOOLS:
@@ -297,7 +297,7 @@ def shell_entry(entry: str, *, prefix: bool, allow: bool = False) -> str | None:
             return "*"
         if e.startswith(tool + "(") and e.endswith(")"):
             inner = " ".join(e[len(tool) + 1 : -1].split())
-            if allow and (not inner or (prefix and "*" in inner)):
+            if allow and not inner:
                 return None
             return _prefix(inner) if prefix else (inner or "*")
     return None
@@ -305,8 +305,8 @@ def shell_entry(entry: str, *, prefix: bool, allow: bool = False) -> str | None:
 
 def plain_entry(entry: str, *, allow: bool) -> str | None:
     """A prefix list's entry (Cursor's ``terminalAllowlist``, Droid's lists) as a pattern; in an ``allow``
-    list an empty one or one holding ``*`` (a literal prefix for the host, a glob for the matcher) is None."""
-    if allow and (not entry.strip() or "*" in entry):
+    list an empty one is None (it approves nothing rather than every command)."""
+    if allow and not entry.strip():
         return None
     return _prefix(entry)
 

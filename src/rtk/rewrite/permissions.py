@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 _Prefixes = tuple[tuple[str, ...], ...]  # hooks.transparent_prefixes, split into words
 _CACHE_VERSION = 5  # 2: wrongly typed permission settings make the file broken; 3: regexes outside saferegex
-# refused; 4: a VS Code workspace approves nothing; 5: an empty or starred prefix approval approves nothing
+# refused; 4: a VS Code workspace approves nothing; 5: an empty approval approves nothing
 
 
 class Permissions:
