@@ -179,3 +179,14 @@ def test_claude_hook_gives_no_allow_where_the_settings_would_ask(
 def test_claude_hook_allows_what_the_settings_allow(tmp_path: Path) -> None:
     out = _hook(tmp_path, "cat a.log | head -5", ["cat:*", "head:*"])
     assert _decision(out) == "allow", out
+
+
+@pytest.mark.parametrize("consumer", ["head -c 16", "head -c16", "head --bytes=16", "tail -c 8", "head --bytes 4"])
+def test_a_byte_count_consumer_keeps_the_producer_as_written(consumer: str) -> None:
+    """`cat img.png | head -c 16` wants the bytes: rtk read refuses binary files (one line instead of data)."""
+    d = verdict(f"cat bin.dat | {consumer}")
+    assert d.rewritten is None, d
+
+
+def test_a_line_count_consumer_still_reads_through_rtk() -> None:
+    assert verdict("cat a.log | head -n 5").rewritten == "rtk read --raw a.log | head -n 5"
