@@ -278,6 +278,14 @@ def test_gain_with_the_database_path_a_directory_says_so_in_one_line(tmp_path: P
     p = subprocess.run(rtk_argv("gain"), env=env, capture_output=True, text=True, timeout=60)
     assert p.returncode == 1 and len(p.stderr.splitlines()) == 1, p.stderr
     assert f"rtk: tracking database {parent_file / 'history.db'}: " in p.stderr and "internal error" not in p.stderr
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for special in (fifo,):
+        env = dict(os.environ, RTK_DB_PATH=str(special))
+        p = subprocess.run(rtk_argv("gain"), env=env, capture_output=True, text=True, timeout=60)
+        assert p.returncode == 1 and p.stderr.splitlines() == [
+            f"rtk: tracking database {special} is not a regular file (RTK_DB_PATH, tracking.database_path)"
+        ]
     env = dict(os.environ, RTK_DB_PATH=str(d))
     p = subprocess.run(rtk_argv("echo", "hi"), env=env, capture_output=True, text=True, timeout=60)
     assert (p.returncode, p.stdout) == (0, "hi\n")

@@ -43,6 +43,8 @@ def connect(path: str | None = None) -> sqlite3.Connection:
         raise Unavailable(
             f"tracking database {path} is a directory, not a database file (RTK_DB_PATH, tracking.database_path)"
         )
+    if os.path.exists(path) and not os.path.isfile(path):  # a FIFO or a device: SQLite says "disk I/O error"
+        raise Unavailable(f"tracking database {path} is not a regular file (RTK_DB_PATH, tracking.database_path)")
     try:
         paths.ensure_dir(os.path.dirname(path) or ".")
     except OSError as e:
