@@ -260,3 +260,32 @@ def test_reset_also_deletes_recalls(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 def test_gain_main_renders_the_same_without_watch(capsys: pytest.CaptureFixture[str]) -> None:
     assert gain.main([]) == 0
     assert "no commands recorded yet" in capsys.readouterr().out
+
+
+def test_gain_with_the_database_path_a_directory_says_so_in_one_line(tmp_path: Path) -> None:
+    """Not 'internal error: OperationalError': one line naming the path; a command run is not stopped."""
+    d = tmp_path / "db-is-a-dir"
+    d.mkdir()
+    env = dict(os.environ, RTK_DB_PATH=str(d))
+    p = subprocess.run(rtk_argv("gain"), env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1
+    assert p.stderr.splitlines() == [
+        f"rtk: tracking database {d} is a directory, not a database file (RTK_DB_PATH, tracking.database_path)"
+    ]
+    parent_file = tmp_path / "plain"
+    parent_file.write_text("x")
+    env = dict(os.environ, RTK_DB_PATH=str(parent_file / "history.db"))
+    p = subprocess.run(rtk_argv("gain"), env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1 and len(p.stderr.splitlines()) == 1, p.stderr
+    assert f"rtk: tracking database {parent_file / 'history.db'}: " in p.stderr and "internal error" not in p.stderr
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for special in (fifo,):
+        env = dict(os.environ, RTK_DB_PATH=str(special))
+        p = subprocess.run(rtk_argv("gain"), env=env, capture_output=True, text=True, timeout=60)
+        assert p.returncode == 1 and p.stderr.splitlines() == [
+            f"rtk: tracking database {special} is not a regular file (RTK_DB_PATH, tracking.database_path)"
+        ]
+    env = dict(os.environ, RTK_DB_PATH=str(d))
+    p = subprocess.run(rtk_argv("echo", "hi"), env=env, capture_output=True, text=True, timeout=60)
+    assert (p.returncode, p.stdout) == (0, "hi\n")

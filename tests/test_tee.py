@@ -208,3 +208,18 @@ def test_no_argument_ever_reaches_a_recovery_file_name() -> None:
         assert all(c.isascii() and (c.isalnum() or c in "._-") for c in stem) and "/" not in stem
 
     prop()
+
+
+def test_rotation_removes_only_recovery_files(tmp_path: Path) -> None:
+    """tee.directory pointed at a folder of the user's own logs: rotation never deletes them."""
+    logs = tmp_path / "mylogs"
+    logs.mkdir()
+    write_config(f'[tee]\ndirectory = "{logs}"\nkeep_files = 1\nkeep_hours = 0\n')
+    mine = [logs / "app.log", logs / "2024-01-01.log", logs / "1700000000.log", logs / "170000000x_a.log"]
+    for p in mine:
+        p.write_text("user data")
+        _aged(str(p), 48)
+    made = [tee.write(["cmd", str(i)], f"{i}".encode()) or "" for i in range(3)]
+    left = set(os.listdir(logs))
+    assert {p.name for p in mine} <= left
+    assert os.path.basename(made[-1]) in left and os.path.basename(made[0]) not in left

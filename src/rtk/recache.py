@@ -135,8 +135,16 @@ def save() -> None:
         target = path()
         os.makedirs(os.path.dirname(target), exist_ok=True)
         tmp = f"{target}.{os.getpid()}"
-        with open(tmp, "wb") as f:
-            body = marshal.dumps((KEY, _table))
+        body = marshal.dumps((KEY, _table))
+        # A new file, never one already there: a symlink planted at this name (or a stale file of a
+        # crashed run with the same pid) is removed, not written through.
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+        try:
+            fd = os.open(tmp, flags, 0o644)
+        except FileExistsError:
+            os.unlink(tmp)
+            fd = os.open(tmp, flags, 0o644)
+        with os.fdopen(fd, "wb") as f:
             f.write(crc32(body).to_bytes(4, "little") + body)
         os.replace(tmp, target)
     except Exception:  # a read-only install, a full disk: compiled again next time

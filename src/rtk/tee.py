@@ -146,15 +146,24 @@ def _identical(d: str, name: str, data: bytes) -> str | None:
     return None
 
 
+def _ours(name: str) -> bool:
+    """A recovery file's name (``<epoch>_<...>.log``): rotation never touches other files of the directory
+    (``tee.directory`` may be a folder of the user's own logs)."""
+    epoch, sep, rest = name.partition("_")
+    return bool(sep) and 9 <= len(epoch) <= 11 and epoch.isascii() and epoch.isdigit() and rest.endswith(".log")
+
+
 def _rotate(d: str, keep: int, max_age_s: int, max_bytes: int) -> None:
     """Remove files beyond the ``keep`` most recent that are older than ``max_age_s`` or past ``max_bytes`` in all."""
     found: list[tuple[int, int, str]] = []
     try:
         for e in os.scandir(d):
-            if e.name.endswith(".log"):
+            if _ours(e.name):
                 try:
-                    st = e.stat()
+                    st = e.stat(follow_symlinks=False)
                 except OSError:
+                    continue
+                if st.st_mode & 0o077:  # rtk creates its files owner-only: this one is someone else's
                     continue
                 found.append((st.st_mtime_ns, st.st_size, e.name))
     except OSError:

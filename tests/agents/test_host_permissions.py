@@ -220,3 +220,33 @@ def test_init_hook_check_and_doctor_say_the_same_sentence(
     assert f"  {said}" in capsys.readouterr().out.splitlines()
     doctor.main(["--agent", agent.name])
     assert f"  {said}" in capsys.readouterr().out.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("agent", "rel", "doc"),
+    [
+        ("gemini", ".gemini/settings.json", {"tools": {"allowed": ["run_shell_command()"]}}),
+        ("gemini", ".gemini/settings.json", {"tools": {"allowed": ["run_shell_command(  )"]}}),
+        ("qwen", ".qwen/settings.json", {"permissions": {"allow": ["Bash()"]}}),
+        ("qwen", ".qwen/settings.json", {"tools": {"allowed": ["ShellTool()"]}}),
+        ("cursor", ".cursor/cli-config.json", {"permissions": {"allow": ["Shell()"]}}),
+        ("cursor", ".cursor/permissions.json", {"terminalAllowlist": [""]}),
+        ("droid", ".factory/settings.json", {"commandAllowlist": ["  "]}),
+    ],
+)
+def test_an_empty_approval_approves_nothing(agent: str, rel: str, doc: object) -> None:
+    """An entry with nothing in it never becomes "every command" in rtk's allow."""
+    write(rel, doc)
+    assert hook.Context(agent, []).decide("git push --force", None).verdict != "allow"
+
+
+@pytest.mark.parametrize(
+    ("agent", "rel", "doc"),
+    [
+        ("gemini", ".gemini/settings.json", {"tools": {"exclude": ["run_shell_command()"]}}),
+        ("droid", ".factory/settings.json", {"commandAllowlist": ["git"], "commandBlocklist": [""]}),
+    ],
+)
+def test_an_empty_refusal_still_refuses(agent: str, rel: str, doc: object) -> None:
+    write(rel, doc)
+    assert hook.Context(agent, []).decide("git status", None).verdict == "deny"

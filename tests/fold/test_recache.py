@@ -192,3 +192,24 @@ def test_regexflag_flags_are_cached_with_the_rest(monkeypatch: pytest.MonkeyPatc
     assert recache.pattern(r"x+y", re.I) == a == re.compile(r"x+y", re.I)
     assert recache.pattern(r"\d+") == b
     assert recache._table is not None and len(recache._table) == 2  # both loaded from the file, none compiled
+
+
+def test_save_never_writes_through_a_file_planted_at_its_temporary_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A symlink (or a stale file) at ``<cache>.<pid>`` is replaced, not followed: its target is not truncated."""
+    cache = tmp_path / "regex.cache"
+    monkeypatch.setattr(recache, "path", lambda: str(cache))
+    monkeypatch.setattr(recache, "_table", None)
+    monkeypatch.setattr(recache, "_dirty", False)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    monkeypatch.setattr("atexit.register", lambda fn: fn)
+    victim = tmp_path / "victim"
+    victim.write_text("keep me")
+    os.symlink(victim, f"{cache}.{os.getpid()}")
+    recache.pattern(r"planted-\d+")
+    recache.save()
+    assert victim.read_text() == "keep me"
+    assert cache.is_file() and not os.path.lexists(f"{cache}.{os.getpid()}")
+    monkeypatch.setattr(recache, "_table", None)
+    assert (r"planted-\d+", 0) in recache._load()

@@ -372,3 +372,30 @@ def test_a_prefix_allow_holds_only_for_those_exact_arguments(words: list[str], p
     d = engine.decide(line, permissions=Permissions(allow=[" ".join(["tool", *prefix]) + ":*"]))
     if d.permission == "allow":
         assert words[: len(prefix)] == prefix, line
+
+
+def test_an_empty_bash_rule_allows_nothing_but_still_denies(tmp_path: Path) -> None:
+    """Claude Code reads ``Bash()`` as no rule for Bash commands (its rule needs text in the parentheses):
+    rtk must not read it as ``Bash`` (every command) in an allow list. In deny or ask it stays broad."""
+    s = settings(tmp_path / "s.json")
+    s.write_text(json.dumps({"permissions": {"allow": ["Bash()", "Bash(  )"]}}))
+    perms = permissions._parse([str(s)])
+    assert not perms.allow
+    assert engine.decide("git push --force", permissions=perms).verdict != "allow"
+    s.write_text(json.dumps({"permissions": {"allow": ["Bash(git:*)"], "deny": ["Bash()"]}}))
+    assert engine.decide("git status", permissions=permissions._parse([str(s)])).verdict == "deny"
+
+
+def test_a_cache_from_before_empty_rules_approved_nothing_is_not_used(tmp_path: Path) -> None:
+    """The parsed rules are cached: one written when ``Bash()`` still meant every command must be re-read."""
+    import marshal
+
+    from rtk import paths
+
+    s = settings(tmp_path / "s.json")
+    s.write_text(json.dumps({"permissions": {"allow": ["Bash()"]}}))
+    key = ((str(s), 1, 2),)
+    Path(paths.data_dir()).mkdir(parents=True, exist_ok=True)
+    with open(os.path.join(paths.data_dir(), "old.cache"), "wb") as f:
+        marshal.dump((4, key, ["*"], [], [], ""), f)
+    assert not permissions.cached("old.cache", key, permissions._parse).allow

@@ -117,10 +117,12 @@ def find(argv: list[str], cwd: str | None = None, report: bool = False) -> Match
 def _match_tier(
     tier: str, infos: list[FileInfo], argv: list[str], command: str, word: str, report: bool
 ) -> Match | None:
-    from rtk.dsl import engine
+    from rtk.dsl import deadline, engine
 
     notified = False
     for info in infos:
+        if not info.applies and not report:
+            continue  # an untrusted file's regexes are not even searched when there is nothing to tell
         if report and info.applies:
             for level, msg, _ in info.problems:
                 if level == "error":
@@ -129,7 +131,7 @@ def _match_tier(
                     print(msg, file=_stderr())
         for d in info.defs:
             try:
-                hit = word_ok(d["words"], word) and engine.matches(d, command)
+                hit = word_ok(d["words"], word) and deadline.limited(deadline.MATCH_SECONDS, engine.matches, d, command)
             except Exception as e:  # one broken definition never takes the others (or the command) down
                 if report and info.applies:
                     print(f"rtk: filters {info.path}: {type(e).__name__}: {e} (filter skipped)", file=_stderr())

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from rtk.dsl.lookup import Match
 
 
+APPLY_LIMIT = 3.0  # seconds a user or project filter may take over one output (rtk.dsl.deadline)
+
+
 def footer(name: str, res: engine.Result) -> str:
     """``[rtk] NAME: 12 of 40 lines hidden`` (and how many were shortened), or ''."""
     parts = []
@@ -28,9 +31,14 @@ def footer(name: str, res: engine.Result) -> str:
     return f"[rtk] {name}: {', '.join(parts)}" if parts else ""
 
 
-def run_filter(d: dict[str, Any], output: str, exit_code: int) -> Filtered | None:
-    """Apply definition ``d``; None (show raw) when nothing is left to show."""
-    res = engine.apply(d, output, exit_code)
+def run_filter(d: dict[str, Any], output: str, exit_code: int, limit: float = 0.0) -> Filtered | None:
+    """Apply definition ``d`` (stopped after ``limit`` seconds when given); None (show raw) when nothing is left."""
+    if limit:
+        from rtk.dsl import deadline
+
+        res = deadline.limited(limit, engine.apply, d, output, exit_code)
+    else:
+        res = engine.apply(d, output, exit_code)
     if not res.text.strip():
         return None
     extra = footer(str(d["name"]), res)
@@ -47,8 +55,11 @@ def spec_for_match(m: Match) -> Spec:
         factory = foldstream.factory(window, foldstream.FOLLOW_IDLE)
         return Spec(str(d["name"]), stream=factory, merge_stderr=bool(d.get("filter_stderr")))
 
+    # A user or project file's regexes are the user's (or a checkout's): a catastrophic one is stopped.
+    limit = 0.0 if m.tier == "builtin" else APPLY_LIMIT
+
     def run(argv: list[str], output: str, exit_code: int) -> Filtered | None:
-        return run_filter(d, output, exit_code)
+        return run_filter(d, output, exit_code, limit)
 
     return Spec(str(d["name"]), run, merge_stderr=bool(d.get("filter_stderr")))
 

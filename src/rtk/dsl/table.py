@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+# Lines without padding a table takes in as rows (``_fits``: its widest row, one or two in real
+# tables). Each check reads the table so far: without a cap, thousands of such lines were quadratic.
+FITS_MAX = 8
+
 
 def _is_row(line: str) -> bool:
     """A line that can belong to a padded table: not blank, no tab, two spaces somewhere inside."""
@@ -147,7 +151,12 @@ def table_cells(lines: list[str]) -> list[str]:
             i += 1
             continue
         j = i
-        while j < n and (_is_row(lines[j]) or _fits(lines[i:j], lines[j])):
+        fitted = 0  # lines taken in by _fits, each costing a pass over the table so far
+        while j < n:
+            if not _is_row(lines[j]):
+                if fitted >= FITS_MAX or not _fits(lines[i:j], lines[j]):
+                    break
+                fitted += 1
             j += 1
         block = lines[i:j]
         out.extend(_table(block) or block)

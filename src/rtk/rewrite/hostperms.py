@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 
-from rtk.rewrite.permissions import NONE, Permissions, bash_pattern, cached
+from rtk.rewrite.permissions import NONE, Permissions, cached
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -284,19 +284,31 @@ def _codex_never(cwd: str | None) -> bool:
 _SHELL_TOOLS = ("run_shell_command", "ShellTool", "Shell", "Bash")
 
 
-def shell_entry(entry: str, *, prefix: bool) -> str | None:
-    """``run_shell_command(git)`` / ``Shell(git)`` -> ``git:*`` (prefix) or ``git`` (pattern); bare tool -> ``*``."""
+def shell_entry(entry: str, *, prefix: bool, allow: bool = False) -> str | None:
+    """``run_shell_command(git)`` / ``Shell(git)`` -> ``git:*`` (prefix) or ``git`` (pattern); bare tool -> ``*``.
+
+    For an ``allow`` list, an entry with nothing in its parentheses gives None: no host is known to
+    read it as "every command" (Claude Code's rules need text there), so it approves nothing. In a
+    deny or ask list the broader reading stays (it refuses more, never less).
+    """
     e = entry.strip()
-    if e.startswith("Bash"):
-        p = bash_pattern(e)
-        return p if p is None or not prefix else _prefix(p)
     for tool in _SHELL_TOOLS:
         if e == tool:
             return "*"
         if e.startswith(tool + "(") and e.endswith(")"):
             inner = " ".join(e[len(tool) + 1 : -1].split())
+            if allow and not inner:
+                return None
             return _prefix(inner) if prefix else (inner or "*")
     return None
+
+
+def plain_entry(entry: str, *, allow: bool) -> str | None:
+    """A prefix list's entry (Cursor's ``terminalAllowlist``, Droid's lists) as a pattern; in an ``allow``
+    list an empty one is None (it approves nothing rather than every command)."""
+    if allow and not entry.strip():
+        return None
+    return _prefix(entry)
 
 
 def _prefix(command: str) -> str:
@@ -386,7 +398,10 @@ def _parse(agent: str, files: list[str]) -> Permissions:
                 if not isinstance(entry, str):
                     broken.append(f"{path}: {key} holds an entry that is not a string")
                     continue
-                p = _prefix(entry) if kind == "plain" else shell_entry(entry, prefix=kind == "tool")
+                if kind == "plain":
+                    p = plain_entry(entry, allow=verdict == "allow")
+                else:
+                    p = shell_entry(entry, prefix=kind == "tool", allow=verdict == "allow")
                 if p is not None:
                     out[verdict].append(p)
     return Permissions(out["allow"] if enabled else [], out["ask"], out["deny"], "; ".join(broken))

@@ -260,6 +260,8 @@ def consumers_display_only(segs: list[_seg.Segment]) -> bool:
             return False
         if tool == "tail" and _flag_present(args, ("-f", "-F", "--follow", "--retry")):
             return False
+        if tool in ("head", "tail") and _flag_present(args, ("-c", "--bytes")):
+            return False  # a byte count wants the exact bytes (a binary file's magic number), not rtk's view
     return True
 
 

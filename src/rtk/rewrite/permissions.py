@@ -42,8 +42,8 @@ if TYPE_CHECKING:
 
 
 _Prefixes = tuple[tuple[str, ...], ...]  # hooks.transparent_prefixes, split into words
-_CACHE_VERSION = 4  # 2: wrongly typed permission settings make the file broken; 3: regexes outside saferegex
-# refused; 4: a VS Code workspace approves nothing
+_CACHE_VERSION = 5  # 2: wrongly typed permission settings make the file broken; 3: regexes outside saferegex
+# refused; 4: a VS Code workspace approves nothing; 5: an empty approval approves nothing
 
 
 class Permissions:
@@ -180,7 +180,7 @@ def _parse(files: list[str]) -> Permissions:
                 continue
             for entry in entries:
                 p = bash_pattern(entry) if isinstance(entry, str) else None
-                if p is not None:
+                if p is not None and not (name == "allow" and _empty(str(entry))):
                     out.append(p)
     return Permissions(allow, ask, deny, "; ".join(broken))
 
@@ -218,6 +218,13 @@ def bash_pattern(entry: str) -> str | None:
         inner = " ".join(e[5:-1].split())
         return inner or "*"
     return None
+
+
+def _empty(entry: str) -> bool:
+    """``Bash()``: Claude Code needs text in a rule's parentheses, so this is no rule for Bash commands
+    (in an allow list it approves nothing; in deny or ask, ``bash_pattern``'s ``*`` refuses more, never less)."""
+    e = entry.strip()
+    return e.startswith("Bash(") and e.endswith(")") and not e[5:-1].strip()
 
 
 # A pattern starting with this is a regular expression searched in the command, ``\0(?flags)body``

@@ -14,6 +14,7 @@ import sys
 import time
 
 from rtk import config, paths, tracking
+from rtk.errors import RtkError
 from rtk.tracking import foreign
 from rtk.tracking.migrations import migrate
 
@@ -31,13 +32,28 @@ UNTRUSTED_FIELDS = ("timestamp", "command", "filter", "file", "reason", "project
 RECALL_FIELDS = ("timestamp", "tee_path", "how", "project_path")
 
 
+class Unavailable(RtkError, sqlite3.OperationalError):
+    """The database path cannot be opened (a directory, a missing parent): one line naming it, never a traceback."""
+
+
 def connect(path: str | None = None) -> sqlite3.Connection:
     """Open (creating and migrating if needed) the database in autocommit mode."""
     path = path or tracking.db_path()
-    paths.ensure_dir(os.path.dirname(path) or ".")
+    if os.path.isdir(path):
+        raise Unavailable(
+            f"tracking database {path} is a directory, not a database file (RTK_DB_PATH, tracking.database_path)"
+        )
+    if os.path.exists(path) and not os.path.isfile(path):  # a FIFO or a device: SQLite says "disk I/O error"
+        raise Unavailable(f"tracking database {path} is not a regular file (RTK_DB_PATH, tracking.database_path)")
+    try:
+        paths.ensure_dir(os.path.dirname(path) or ".")
+    except OSError as e:
+        raise Unavailable(f"tracking database {path}: cannot create its directory ({e.strerror or e})") from None
     try:
         return _open(path)
     except sqlite3.DatabaseError as e:
+        if "unable to open" in str(e):
+            raise Unavailable(f"tracking database {path}: cannot open it ({e})") from None
         if not _is_corrupt(e):
             raise
         aside = _aside_name(f"{path}.corrupt-{int(time.time())}")

@@ -33,6 +33,10 @@ MEMBERS_MAX = 400
 # A source is a URL or a path, never a blob: bounding it bounds the prefixes each value tries
 # (a megabyte of base64 holds thousands of '/').
 MEMBER_SOURCE_MAX = 2048
+# Steps (column pairs tried, places a source's text is tried at, rows compared) the search for
+# derived columns may take: a table of thousands of columns made it quadratic (70 KB of JSON
+# took 14 s). Past this the columns not yet derived stay in the rows, which is always correct.
+WORK = 200_000
 
 
 def ident(v: Any, num: type) -> Any:
@@ -69,19 +73,21 @@ def _template(prefix: str, src: str, suffix: str) -> str | None:
     return t
 
 
-def _derive(rows: list[dict[str, Any]], col: str, src: str, num: type) -> str | None:
-    """The template that builds ``col`` from ``src`` in every row, or None."""
+def _derive(rows: list[dict[str, Any]], col: str, src: str, num: type, work: list[int]) -> str | None:
+    """The template that builds ``col`` from ``src`` in every row, or None (``work[0]``: steps left, spent here)."""
     first = rows[0][col]
     g = _text(rows[0][src], num)
+    work[0] -= 1 + len(first) // 1024 if type(first) is str else 1
     if type(first) is not str or not g or len(g) < SOURCE_MIN:
         return None
     at = first.find(g)
-    while at >= 0:
+    while at >= 0 and work[0] > 0:
         prefix, suffix = first[:at], first[at + len(g) :]
         ok = True
         for x in rows[1:]:
+            work[0] -= 1
             f, s = x[col], _text(x[src], num)
-            if type(f) is not str or not s or len(s) < SOURCE_MIN or f != prefix + s + suffix:
+            if type(f) is not str or not s or len(s) < SOURCE_MIN or f != prefix + s + suffix or work[0] <= 0:
                 ok = False
                 break
         if ok:
@@ -103,13 +109,17 @@ def factor(rows: list[dict[str, Any]], cols: list[str], num: type) -> tuple[dict
     derived: dict[str, str] = {}
     sources: set[str] = set()
     left = [k for k in everywhere if k not in shared]
+    bare = [src for src in left if _bare(src)]
+    work = [WORK]
     for k in left:
         if k in sources:
             continue
-        for src in left:
-            if src == k or src in derived or not _bare(src):
+        for src in bare:
+            if work[0] <= 0:
+                break
+            if src == k or src in derived:
                 continue
-            t = _derive(rows, k, src, num)
+            t = _derive(rows, k, src, num, work)
             if t is not None:
                 derived[k] = t
                 sources.add(src)
