@@ -450,21 +450,34 @@ def _in_list(line: str, col: int, keys: list[str]) -> bool:
 def _rows_near(unit: _Unit, view: _View, anchor: int, levels: int, region: tuple[int, int] | None = None) -> bool:
     """Is each row of ``unit`` named on ``anchor`` or in a block above it, rows further out further up?
 
-    ``region``: the lines the innermost row's object may span (``_View.between``).
+    Going up from a line, only the lines of the block indented no deeper than it are read: a row's
+    name is a sibling of its key or opens the row, never inside a nested value (a job's block holds
+    its steps' names). ``region``: the lines the innermost row's object may span (``_View.between``);
+    with no enclosing line, the innermost row is named on the anchor line or in a bounded region.
     """
     k = anchor
+    lines, indent = view.lines, view.indent
     for r, (ids, every, keys) in enumerate(unit.rows):
         if not ids:
             continue
         texts = [t for _, t in ids]
         # the innermost row may be ``levels`` up; an outer one one more per key between it and the inner row
         reach = levels if r == 0 else len(keys) + 1
+        cap = indent[k] if k >= 0 else 0
         found = False
         node = k
         for step in range(reach + 1):
             if step > 0:
                 node = view.parent(node)
-            body = view.lines[node] if step == 0 and node >= 0 else view.block(node, region if r == 0 else None)
+            if step == 0 and node >= 0:
+                body = lines[node]
+            else:
+                lo, hi = view.span(node)
+                if r == 0 and region is not None:
+                    if node < 0 and region == (0, len(lines)):
+                        break  # an unbounded region: the whole output names every row
+                    lo, hi = max(lo, region[0]), min(hi, region[1])
+                body = "\n".join(ln for ln, d in zip(lines[lo:hi], indent[lo:hi], strict=True) if 0 <= d <= cap)
             if (all if every else any)(_holds(body, t) for t in texts):
                 found = True
                 k = node
