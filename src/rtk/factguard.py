@@ -53,7 +53,7 @@ def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = Fa
     if _jsonish(raw):
         from rtk import factjson
 
-        got = factjson.missing(raw, compact, counted, exhaustive)
+        got = factjson.missing(raw, compact, counted, exhaustive, line_missing)
         if got is not None:
             return got
     return line_missing(raw, compact, counted, exhaustive)
@@ -244,7 +244,7 @@ def restore(raw: str, compact: str, counted: bool = False) -> tuple[str, int]:
     if _jsonish(raw):
         from rtk import factjson
 
-        done = factjson.restore(raw, compact, counted)
+        done = factjson.restore(raw, compact, counted, line_missing, block)
         if done is not None:
             return done
     lost = line_missing(raw, compact, counted)
