@@ -72,16 +72,20 @@ def parse(raw: str) -> tuple[list[Any], int] | None:
     return docs, i
 
 
-def _walk(docs: list[Any], strings: set[str]) -> list[tuple[tuple[Any, ...], Any]]:
-    """Collect every string value into ``strings``; return the problem units as (path, value).
+def _walk(docs: list[Any], marked: set[str] | None) -> list[tuple[tuple[Any, ...], Any]]:
+    """The problem units as (path, value): units come in document order, but an object's scalars first.
 
-    Units come in document order, but an object's scalars before the values inside its containers.
-
-    A path holds keys (str) and indexes (int); NDJSON documents are the rows of a virtual array (``-1, k``).
+    ``marked``: every key and string of the documents that reports a problem (``_marked``), or None
+    to test each one. A path holds keys (str) and indexes (int); NDJSON documents are the rows of a
+    virtual array (``-1, k``).
     """
     units: list[tuple[tuple[Any, ...], Any]] = []
-    kcache: dict[str, bool] = {}
     many = len(docs) > 1
+
+    def marks(v: str) -> bool:
+        return v in marked if marked is not None else _marks(v)
+
+    kcache: dict[str, bool] = {}
     for k, doc in enumerate(docs):
         stack: list[tuple[Any, tuple[Any, ...], bool]] = [(doc, (-1, k) if many else (), False)]
         while stack:
@@ -91,12 +95,11 @@ def _walk(docs: list[Any], strings: set[str]) -> list[tuple[tuple[Any, ...], Any
                 for key, v in x.items():
                     mk = kcache.get(key)
                     if mk is None:
-                        mk = kcache[key] = is_marker(key)
+                        mk = kcache[key] = marks(key)
                     h = hot or mk
                     tv = type(v)
                     if tv is str:
-                        strings.add(v)
-                        if "\n" not in v and len(v) <= UNIT_MAX and ((h and v) or _marks(v)):
+                        if ((h and v) or marks(v)) and "\n" not in v and len(v) <= UNIT_MAX:
                             units.append(((*path, key), v))
                     elif tv is dict or tv is list:
                         if v:
@@ -107,8 +110,7 @@ def _walk(docs: list[Any], strings: set[str]) -> list[tuple[tuple[Any, ...], Any
                 for i, v in enumerate(x):
                     tv = type(v)
                     if tv is str:
-                        strings.add(v)
-                        if "\n" not in v and len(v) <= UNIT_MAX and ((hot and v) or _marks(v)):
+                        if ((hot and v) or marks(v)) and "\n" not in v and len(v) <= UNIT_MAX:
                             units.append(((*path, i), v))
                     elif tv is dict or tv is list:
                         if v:
@@ -133,6 +135,50 @@ def _marks(s: str) -> bool:
     return False
 
 
+def _marked(text: str) -> set[str] | None:
+    """Every JSON string of ``text`` (key or value) that reports a problem, found from the needles' places (in C).
+
+    None when that cannot be sure (``\\u`` escapes may spell a needle; non-ASCII text may lower to another length).
+    """
+    import json
+
+    if "\\u" in text:
+        return None
+    low = text.lower()
+    if len(low) != len(text):
+        return None
+    found: set[str] = set()
+    for n in _NEEDLES:
+        i = low.find(n)
+        while i >= 0:
+            start = _quote(text, i, -1)
+            end = _quote(text, i, 1)
+            if start < 0 or end < 0:
+                return None
+            try:
+                v = json.loads(text[start : end + 1])
+            except ValueError:
+                return None
+            if type(v) is str and v not in found:
+                found.add(v)
+            i = low.find(n, end + 1)
+    return {v for v in found if is_marker(v)}
+
+
+def _quote(text: str, i: int, step: int) -> int:
+    """The unescaped ``"`` before (``step`` -1) or after (1) offset ``i``, or -1."""
+    while True:
+        j = text.rfind('"', 0, i) if step < 0 else text.find('"', i)
+        if j < 0:
+            return -1
+        k = j
+        while k > 0 and text[k - 1] == "\\":
+            k -= 1
+        if (j - k) % 2 == 0:
+            return j
+        i = j if step < 0 else j + 1
+
+
 def analyse(
     raw: str, compact: str, counted: bool, exhaustive: bool, lines_lost: LineMissing
 ) -> tuple[dict[Fact, int], list[str]] | None:
@@ -146,29 +192,34 @@ def analyse(
     if parsed is None:
         return None
     docs, end = parsed
-    strings: set[str] = set()
-    units = _walk(docs, strings)
+    body = raw[:end]
+    marked = _marked(body)
+    units = _walk(docs, marked) if marked is None or marked else []
     out = Output(compact)
     lost: dict[Fact, int] = {}
     lines: list[str] = []
     if units:
         view = View(compact)
+        memo: dict[int, dict[str, int]] = {}  # per list of rows: in how many rows each value is
         for path, value in units:
-            u = Unit(docs, path, value)
+            u = Unit(docs, path, value, memo)
             f = u.fact()
             if f not in lost and not tied(u, view):
                 lost[f] = len(lines)
                 lines.append(u.line())
-    # The values' own facts (a location in a message), each value read as a line of text.
-    texts = [ln for s in strings for ln in s.split("\n")] if any("\n" in s for s in strings) else list(strings)
-    inner = lines_lost("\n".join(texts), compact, counted, exhaustive, out)
+    # The values' own facts (a location in a message): each string a line of text (its quotes made line
+    # breaks, in C; the text between strings, ``:221,`` or ``},{``, holds no fact), its ``\\n`` escapes too.
+    texts = body.replace('"', "\n")
+    if "\\n" in texts:
+        texts = texts.replace("\\n", "\n")
+    inner = lines_lost(texts, compact, counted, exhaustive, out)
     if inner:
         for f, pos in sorted(inner.items(), key=lambda fp: fp[1]):
             if f in lost:
                 continue
-            ln = _line_at(texts, pos)
+            e = texts.find("\n", pos)
             lost[f] = len(lines)
-            lines.append(ln)
+            lines.append(texts[pos:e] if e >= 0 else texts[pos:])
     rest = raw[end:]
     if rest.strip():
         tail = lines_lost(rest, compact, counted, exhaustive, out)
@@ -179,15 +230,6 @@ def analyse(
             lost[f] = len(lines)
             lines.append(rest[pos:e] if e >= 0 else rest[pos:])
     return lost, lines
-
-
-def _line_at(texts: list[str], pos: int) -> str:
-    at = 0
-    for t in texts:
-        if at + len(t) >= pos:
-            return t
-        at += len(t) + 1
-    return texts[-1] if texts else ""
 
 
 def missing(raw: str, compact: str, counted: bool, exhaustive: bool, lines_lost: LineMissing) -> dict[Fact, int] | None:

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 # A value naming a row alone is at least this long ("9" is in too many places to name one).
 ID_MIN = 3
+# A row's name and its value this many lines apart or more are not taken for one object (a cheap first test).
+NEAR = 400
 _SEPS = ("|", "\t")
 
 
@@ -49,28 +51,27 @@ def _resolve(docs: list[Any], path: tuple[Any, ...]) -> list[tuple[Any, list[Any
     return chain
 
 
-def _distinct(row: Any, siblings: list[Any], skip: str) -> tuple[list[tuple[str, str]], bool]:
+def _distinct(
+    row: Any, siblings: list[Any], skip: str, memo: dict[int, dict[str, int]]
+) -> tuple[list[tuple[str, str]], bool]:
     """What names a row among its siblings: (key, text) pairs, and whether all of them are needed.
 
     A scalar of the row (but key ``skip``, the one leading to the value) at least ``ID_MIN`` long that
     no sibling holds as a scalar of its own names it alone (``id 9017``); without one, the row is named
-    by all its scalars together.
+    by all its scalars together. ``memo``: for each list of siblings, in how many rows each text is.
     """
     if type(row) is not dict:
         t = scalar_text(row)
         return ([("", t)] if t else []), False
-    others: set[str] = set()
-    for s in siblings:
-        if s is row:
-            continue
-        if type(s) is dict:
-            others.update(t for t in map(scalar_text, s.values()) if t is not None)
-        else:
-            t = scalar_text(s)
-            if t is not None:
-                others.add(t)
+    counts = memo.get(id(siblings))
+    if counts is None:
+        counts = memo[id(siblings)] = {}
+        for s in siblings:
+            vals = s.values() if type(s) is dict else (s,)
+            for t in {t for t in map(scalar_text, vals) if t is not None}:
+                counts[t] = counts.get(t, 0) + 1
     mine = [(k, t) for k, v in row.items() if k != skip and (t := scalar_text(v)) is not None and t.strip()]
-    alone = [kt for kt in mine if len(kt[1]) >= ID_MIN and kt[1] not in others]
+    alone = [kt for kt in mine if len(kt[1]) >= ID_MIN and counts.get(kt[1], 0) <= 1]
     return (alone, False) if alone else (mine, True)
 
 
@@ -79,7 +80,7 @@ class Unit:
 
     __slots__ = ("keys", "path", "rows", "value")
 
-    def __init__(self, docs: list[Any], path: tuple[Any, ...], value: Any) -> None:
+    def __init__(self, docs: list[Any], path: tuple[Any, ...], value: Any, memo: dict[int, dict[str, int]]) -> None:
         self.path = path
         self.value = scalar_text(value) or str(value)
         chain = _resolve(docs, path)
@@ -89,7 +90,7 @@ class Unit:
         for node, sibs, step in reversed(chain):
             if type(node) is list:
                 if type(step) is int and sibs and len(sibs) > 1:
-                    ids, every = _distinct(node[step], sibs, keys[0] if keys else "")
+                    ids, every = _distinct(node[step], sibs, keys[0] if keys else "", memo)
                     rows.append((ids, every, keys))
                     keys = []
             elif type(step) is str:
@@ -132,7 +133,7 @@ def _jq(path: tuple[Any, ...]) -> str:
 class View:
     """The compact output's lines, with each line's indentation, for the ties of ``_tied``."""
 
-    __slots__ = ("ends", "indent", "lines", "starts", "text")
+    __slots__ = ("ends", "headers", "indent", "lines", "shapes", "starts", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -144,6 +145,8 @@ class View:
             at += len(ln) + 1
         self.indent = [len(ln) - len(ln.lstrip()) if ln.strip() else -1 for ln in self.lines]
         self.ends: dict[int, int] = {}
+        self.headers: dict[tuple[str, int, int, tuple[str, ...]], int] = {}
+        self.shapes: dict[tuple[str, tuple[str, ...]], list[tuple[int, int, tuple[int, int] | None]]] = {}
 
     def line_of(self, pos: int) -> int:
         from bisect import bisect_right
@@ -241,14 +244,18 @@ def _cell(line: str, col: int, n: int) -> tuple[str, int] | None:
 def _header(view: View, k: int, sep: str, idx: int, keys: list[str]) -> bool:
     """Is there a line above ``k``, with as many ``sep`` cells, whose cell ``idx`` names the key?"""
     count = view.lines[k].count(sep)
-    for j in range(k - 1, -1, -1):
-        ln = view.lines[j]
-        if ln.count(sep) == count:
-            cells = ln.split(sep)
-            words = cells[idx].split()
-            if words and _names_key(words[-1], keys):
-                return True
-    return False
+    at = (sep, count, idx, tuple(keys))
+    first = view.headers.get(at)
+    if first is None:  # the first such line, found once per table shape and key
+        first = len(view.lines)
+        for j, ln in enumerate(view.lines):
+            if ln.count(sep) == count:
+                words = ln.split(sep)[idx].split()
+                if words and _names_key(words[-1], keys):
+                    first = j
+                    break
+        view.headers[at] = first
+    return first < k
 
 
 def tied(unit: Unit, view: View, derive: bool = True) -> bool:
@@ -262,30 +269,69 @@ def tied(unit: Unit, view: View, derive: bool = True) -> bool:
 
 def _tied_at(unit: Unit, view: View, within: tuple[int, int] | None = None) -> int | None:
     """The line where the value stands for its key in its row (``within``: a range of lines), or None."""
-    text, value = view.text, unit.value
+    from bisect import bisect_left
+
+    near = _id_lines(unit, view)
+    for k, levels, region in _shapes(unit.value, unit.keys, view):
+        if within is not None and not within[0] <= k < within[1]:
+            continue
+        if near is not None:  # no line naming the row nearby: the row is not here
+            j = bisect_left(near, k - NEAR)
+            if j == len(near) or near[j] > k + NEAR:
+                continue
+        if _rows_near(unit, view, k, levels, region):
+            return k
+    return None
+
+
+def _shapes(value: str, keys: list[str], view: View) -> list[tuple[int, int, tuple[int, int] | None]]:
+    """Where ``value`` stands for its key: (line, levels up to its object, the object's region), once per value and key."""
+    at = (value, tuple(keys))
+    got = view.shapes.get(at)
+    if got is not None:
+        return got
+    got = []
+    text = view.text
     n = len(value)
     i = text.find(value)
     while i >= 0:
         if _word_at(text, i, n):
             k = view.line_of(i)
-            if within is not None and not within[0] <= k < within[1]:
-                i = text.find(value, i + 1)
-                continue
             line = view.lines[k]
             col = i - view.starts[k]
-            anchor: int | None = None
-            levels = 0
-            region: tuple[int, int] | None = None
             cell = _cell(line, col, n)
-            if cell is not None and _header(view, k, cell[0], cell[1], unit.keys):
-                anchor = k  # a table row: the row is this line
-            elif _names_key(line[:col], unit.keys) or _in_list(line, col, unit.keys):
-                anchor = k
-                levels = len(unit.keys)  # the object holding the key may start lines above
-                region = view.between(k, line[:col])
-            if anchor is not None and _rows_near(unit, view, anchor, levels, region):
-                return k
+            if cell is not None and _header(view, k, cell[0], cell[1], keys):
+                got.append((k, 0, None))  # a table row: the row is this line
+            elif _names_key(line[:col], keys) or _in_list(line, col, keys):
+                # the object holding the key may start lines above, one per key
+                got.append((k, len(keys), view.between(k, line[:col])))
         i = text.find(value, i + 1)
+    view.shapes[at] = got
+    return got
+
+
+def _id_lines(unit: Unit, view: View) -> list[int] | None:
+    """The lines naming one of the value's rows (the innermost one named in a few places), or None.
+
+    Every row of the value lies around it, so a place of the value far from all of them is not its place.
+    """
+    text = view.text
+    for ids, every, _ in unit.rows:
+        if not ids or every:
+            continue
+        found: set[int] = set()
+        for _, t in ids:
+            i = text.find(t)
+            seen = 0
+            while i >= 0 and seen <= 16:
+                if _word_at(text, i, len(t)):
+                    seen += 1
+                    found.add(view.line_of(i))
+                i = text.find(t, i + 1)
+            if seen > 16:
+                break  # a name printed often: try the next row out
+        else:
+            return sorted(found)
     return None
 
 
