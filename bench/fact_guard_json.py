@@ -74,7 +74,9 @@ def main() -> int:
         text = res.text if isinstance(res, Filtered) else str(res)
         per = KB100 / len(raw)
         n = factguard.restore(raw, text)[1]
-        ms = _median_ms(lambda raw=raw, text=text: pipeline.may_lose_facts(raw, text) and factguard.restore(raw, text), runs)
+        ms = _median_ms(
+            lambda raw=raw, text=text: pipeline.may_lose_facts(raw, text) and factguard.restore(raw, text), runs
+        )
         parse = _median_ms(lambda raw=raw: factjson.parse(raw), runs)
         lossy = "\n".join(ln for ln in text.split("\n") if "failure" not in ln)
         r = factguard.restore(raw, lossy)[1]
