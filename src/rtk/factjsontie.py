@@ -11,6 +11,8 @@ line, between the lines above and below that open the same way). See ``rtk.factj
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -19,6 +21,8 @@ if TYPE_CHECKING:
 
 # A value naming a row alone is at least this long ("9" is in too many places to name one).
 ID_MIN = 3
+# The names of a row searched for the cheap first test (fewer only make it stricter).
+ID_SEARCH = 3
 # A row's name and its value this many lines apart or more are not taken for one object (a cheap first test).
 NEAR = 400
 _SEPS = ("|", "\t")
@@ -149,8 +153,6 @@ class View:
         self.shapes: dict[tuple[str, tuple[str, ...]], list[tuple[int, int, tuple[int, int] | None]]] = {}
 
     def line_of(self, pos: int) -> int:
-        from bisect import bisect_right
-
         return bisect_right(self.starts, pos) - 1
 
     def parent(self, k: int) -> int:
@@ -269,16 +271,20 @@ def tied(unit: Unit, view: View, derive: bool = True) -> bool:
 
 def _tied_at(unit: Unit, view: View, within: tuple[int, int] | None = None) -> int | None:
     """The line where the value stands for its key in its row (``within``: a range of lines), or None."""
-    from bisect import bisect_left
-
     near = _id_lines(unit, view)
+    todo: list[tuple[int, int, int, tuple[int, int] | None]] = []
     for k, levels, region in _shapes(unit.value, unit.keys, view):
         if within is not None and not within[0] <= k < within[1]:
             continue
+        gap = 0
         if near is not None:  # no line naming the row nearby: the row is not here
             j = bisect_left(near, k - NEAR)
             if j == len(near) or near[j] > k + NEAR:
                 continue
+            gap = min(abs(near[i] - k) for i in (j, j + 1) if i < len(near))
+        todo.append((gap, k, levels, region))
+    todo.sort(key=lambda c: c[0])  # the places nearest the row's name first: the first is usually it
+    for _, k, levels, region in todo:
         if _rows_near(unit, view, k, levels, region):
             return k
     return None
@@ -320,7 +326,7 @@ def _id_lines(unit: Unit, view: View) -> list[int] | None:
         if not ids or every:
             continue
         found: set[int] = set()
-        for _, t in ids:
+        for _, t in ids[:ID_SEARCH]:
             i = text.find(t)
             seen = 0
             while i >= 0 and seen <= 16:
