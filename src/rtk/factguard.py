@@ -39,8 +39,30 @@ LISTED = frozenset(("loc", "path", "hash"))
 HEADER = "[rtk] restored {} the filter dropped:"
 
 
+def _jsonish(raw: str) -> bool:
+    """Does ``raw`` open like a JSON document (then ``rtk.factjson`` reads it as one, if it parses)?"""
+    c = raw[:64].lstrip()[:1]
+    return c == "{" or c == "["
+
+
 def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = False) -> dict[Fact, int]:
     """Facts of ``raw`` that ``compact`` lost, each with the position (a character offset) of the line that holds it.
+
+    JSON output (``rtk.factjson``): the facts are its values, each with the index of its restore line.
+    """
+    if _jsonish(raw):
+        from rtk import factjson
+
+        got = factjson.missing(raw, compact, counted, exhaustive, line_missing)
+        if got is not None:
+            return got
+    return line_missing(raw, compact, counted, exhaustive)
+
+
+def line_missing(
+    raw: str, compact: str, counted: bool = False, exhaustive: bool = False, out: Output | None = None
+) -> dict[Fact, int]:
+    """``missing`` for text: the facts of ``raw``'s lines (``out``: ``compact`` prepared, when already at hand).
 
     ``counted``: the filter reported a cut (an exact count, and the raw output kept for recovery),
     so listing entries (grep matches, log commits) it left out are accounted for; the facts of
@@ -49,7 +71,8 @@ def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = Fa
     reference the tests compare the fast path with).
     """
     kept = compact.split("\n")
-    out = Output(compact)
+    if out is None:
+        out = Output(compact)
     rawlines = raw.split("\n")
     if exhaustive:
         gone = set(kept)
@@ -218,7 +241,13 @@ def block(lines: list[str]) -> str:
 
 def restore(raw: str, compact: str, counted: bool = False) -> tuple[str, int]:
     """``compact`` with the raw lines holding lost facts appended under one header; and their count."""
-    lost = missing(raw, compact, counted)
+    if _jsonish(raw):
+        from rtk import factjson
+
+        done = factjson.restore(raw, compact, counted, line_missing, block)
+        if done is not None:
+            return done
+    lost = line_missing(raw, compact, counted)
     if not lost:
         return compact, 0
     lines = []

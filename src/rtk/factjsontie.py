@@ -1,0 +1,434 @@
+"""The JSON fact guard's presence check: is a value printed for its key, in its row, in a compact output?
+
+``tied`` reads the compact output as generic key/value shapes: a value after its key on a line
+(``key: value``, ``key value``, ``"key": "value"``, ``key = value``, a list after its key), a cell of a
+``|`` or tab separated table whose header cell names the key, or a template of another key of the row
+(``key = {other}/suffix``, Python format syntax). A row (an array element holding the value) is named by
+a value only it holds among its siblings (or by all its values, when none does): on the line of a table
+row; for a key line, in the object around it (the lines up the indentation, read no deeper than the key
+line, between the lines above and below that open the same way). See ``rtk.factjson``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from rtk.facts import Fact
+
+# A value naming a row alone is at least this long ("9" is in too many places to name one).
+ID_MIN = 3
+# The names of a row searched for the cheap first test (fewer only make it stricter).
+ID_SEARCH = 3
+# A row's name and its value this many lines apart or more are not taken for one object (a cheap first test).
+NEAR = 400
+_SEPS = ("|", "\t")
+
+
+class Num(str):
+    """A JSON float as written (``1.10`` stays ``1.10``)."""
+
+
+def scalar_text(v: Any) -> str | None:
+    """A scalar as a compact output prints it (a string's text, a number as written); None for others."""
+    t = type(v)
+    if t is str or t is Num:
+        return str(v)
+    if t is int:
+        return str(v)
+    if t is bool:
+        return "true" if v else "false"
+    return None
+
+
+def _resolve(docs: list[Any], path: tuple[Any, ...]) -> list[tuple[Any, list[Any], Any]]:
+    """The chain (container, siblings list or None, key) from the outside in, for each step of ``path``."""
+    chain: list[tuple[Any, list[Any], Any]] = []
+    node: Any = docs if path[:1] == (-1,) else docs[0]
+    steps = path[1:] if path[:1] == (-1,) else path
+    for step in steps:
+        chain.append((node, node if type(node) is list else [], step))
+        node = node[step]
+    return chain
+
+
+def _distinct(
+    row: Any, siblings: list[Any], skip: str, memo: dict[int, dict[str, int]]
+) -> tuple[list[tuple[str, str]], bool]:
+    """What names a row among its siblings: (key, text) pairs, and whether all of them are needed.
+
+    A scalar of the row (but key ``skip``, the one leading to the value) at least ``ID_MIN`` long that
+    no sibling holds as a scalar of its own names it alone (``id 9017``); without one, the row is named
+    by all its scalars together. ``memo``: for each list of siblings, in how many rows each text is.
+    """
+    if type(row) is not dict:
+        t = scalar_text(row)
+        return ([("", t)] if t else []), False
+    counts = memo.get(id(siblings))
+    if counts is None:
+        counts = memo[id(siblings)] = {}
+        for s in siblings:
+            vals = s.values() if type(s) is dict else (s,)
+            for t in {t for t in map(scalar_text, vals) if t is not None}:
+                counts[t] = counts.get(t, 0) + 1
+    mine = [(k, t) for k, v in row.items() if k != skip and (t := scalar_text(v)) is not None and t.strip()]
+    alone = [kt for kt in mine if len(kt[1]) >= ID_MIN and counts.get(kt[1], 0) <= 1]
+    return (alone, False) if alone else (mine, True)
+
+
+class Unit:
+    """A problem value: its key path, text, the keys naming it, and the rows holding it (innermost first)."""
+
+    __slots__ = ("keys", "path", "rows", "value")
+
+    def __init__(self, docs: list[Any], path: tuple[Any, ...], value: Any, memo: dict[int, dict[str, int]]) -> None:
+        self.path = path
+        self.value = scalar_text(value) or str(value)
+        chain = _resolve(docs, path)
+        # rows: (distinguishing values, keys between this row and the next inner row or the value)
+        rows: list[tuple[list[tuple[str, str]], bool, list[str]]] = []
+        keys: list[str] = []
+        for node, sibs, step in reversed(chain):
+            if type(node) is list:
+                if type(step) is int and sibs and len(sibs) > 1:
+                    ids, every = _distinct(node[step], sibs, keys[0] if keys else "", memo)
+                    rows.append((ids, every, keys))
+                    keys = []
+            elif type(step) is str:
+                keys.insert(0, step)
+        self.keys = rows[0][2] if rows else keys
+        self.rows = rows
+
+    def fact(self) -> Fact:
+        return ("json", _jq(self.path), self.value)
+
+    def line(self) -> str:
+        """The restore line: ``.path.to[row] key: value (row ids)``, a form ``_tied`` finds (a test checks)."""
+        ids = [
+            ", ".join(f"{k or 'value'} {t}" for k, t in (ds if every else ds[:1])) for ds, every, _ in self.rows if ds
+        ]
+        n = len(self.keys)
+        head = _jq(self.path[: len(self.path) - n]) if n else _jq(self.path)
+        key = ".".join(self.keys) if n else "value"
+        return f"{head} {key}: {self.value}" + (f" ({', '.join(reversed(ids))})" if ids else "")
+
+
+def _jq(path: tuple[Any, ...]) -> str:
+    """A path as jq writes it (``.workflow_runs[4].conclusion``); NDJSON documents as ``[line k]``."""
+    out = []
+    steps = path
+    if path[:1] == (-1,):
+        out.append(f"[document {path[1] + 1}]")
+        steps = path[2:]
+    for s in steps:
+        if type(s) is int:
+            out.append(f"[{s}]")
+        elif s and all(c.isalnum() or c == "_" for c in s):
+            out.append(f".{s}")
+        else:
+            out.append(f'["{s}"]')
+    text = "".join(out)
+    return "." + text if text[:1] == "[" and path[:1] != (-1,) else text or "."
+
+
+class View:
+    """The compact output's lines, with each line's indentation, for the ties of ``_tied``."""
+
+    __slots__ = ("ends", "headers", "indent", "lines", "shapes", "starts", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = text.split("\n")
+        self.starts: list[int] = []
+        at = 0
+        for ln in self.lines:
+            self.starts.append(at)
+            at += len(ln) + 1
+        self.indent = [len(ln) - len(ln.lstrip()) if ln.strip() else -1 for ln in self.lines]
+        self.ends: dict[int, int] = {}
+        self.headers: dict[tuple[str, int, int, tuple[str, ...]], int] = {}
+        self.shapes: dict[tuple[str, tuple[str, ...]], list[tuple[int, int, tuple[int, int] | None]]] = {}
+
+    def line_of(self, pos: int) -> int:
+        return bisect_right(self.starts, pos) - 1
+
+    def parent(self, k: int) -> int:
+        """The nearest line above ``k`` indented less (``-1``: none, the whole output)."""
+        ind = self.indent[k]
+        j = k - 1
+        while j >= 0 and not (0 <= self.indent[j] < ind):
+            j -= 1
+        return j
+
+    def span(self, k: int) -> tuple[int, int]:
+        """Line ``k`` and the lines after it indented more, as a range (every line for ``-1``)."""
+        if k < 0:
+            return 0, len(self.lines)
+        end = self.ends.get(k)
+        if end is None:
+            ind = self.indent[k]
+            end = k + 1
+            n = len(self.lines)
+            while end < n and (self.indent[end] < 0 or self.indent[end] > ind):
+                end += 1
+            self.ends[k] = end
+        return k, end
+
+    def block(self, k: int, within: tuple[int, int] | None = None) -> str:
+        """The lines of ``span(k)`` (those in range ``within`` too, when given)."""
+        lo, hi = self.span(k)
+        if within is not None:
+            lo, hi = max(lo, within[0]), min(hi, within[1])
+        return "\n".join(self.lines[lo:hi])
+
+    def between(self, k: int, prefix: str) -> tuple[int, int]:
+        """The lines after the last line above ``k`` and before the first line below it that open with ``prefix``.
+
+        Two lines opening alike (``    "severity": "``) belong to two objects: the object of line ``k`` lies between.
+        """
+        lines = self.lines
+        lo = k - 1
+        while lo >= 0 and not lines[lo].startswith(prefix):
+            lo -= 1
+        hi = k + 1
+        while hi < len(lines) and not lines[hi].startswith(prefix):
+            hi += 1
+        return lo + 1, hi
+
+
+def _word_at(text: str, i: int, n: int) -> bool:
+    """Does the text at ``i`` (length ``n``) stand alone (no letter, digit or ``_`` touching it)?"""
+    before = text[i - 1] if i > 0 else " "
+    after = text[i + n] if i + n < len(text) else " "
+    return not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_")
+
+
+def _holds(text: str, value: str) -> bool:
+    """Is ``value`` in ``text``, standing alone?"""
+    i = text.find(value)
+    while i >= 0:
+        if _word_at(text, i, len(value)):
+            return True
+        i = text.find(value, i + 1)
+    return False
+
+
+def _names_key(label: str, keys: list[str]) -> bool:
+    """Does ``label`` (the text before a value, or a header cell) end with the value's key, or a dotted run of its keys?"""
+    label = label.rstrip().rstrip("\"'").rstrip().rstrip(":=").rstrip().rstrip("\"'").rstrip()
+    for n in range(1, len(keys) + 1):
+        name = ".".join(keys[-n:])
+        if label.endswith(name) and (len(label) == len(name) or not _keychar(label[-len(name) - 1])):
+            return True
+    return False
+
+
+def _keychar(c: str) -> bool:
+    return c.isalnum() or c in "_.-"
+
+
+def _cell(line: str, col: int, n: int) -> tuple[str, int] | None:
+    """The separator of the table cell holding exactly ``line[col:col+n]`` (stripped), and the cell's index."""
+    for sep in _SEPS:
+        if sep not in line:
+            continue
+        left = line.rfind(sep, 0, col) + 1
+        right = line.find(sep, col + n)
+        right = len(line) if right < 0 else right
+        if line[left:col].strip(' "') == "" and line[col + n : right].strip(' "') == "":
+            return sep, line.count(sep, 0, col)
+    return None
+
+
+def _header(view: View, k: int, sep: str, idx: int, keys: list[str]) -> bool:
+    """Is there a line above ``k``, with as many ``sep`` cells, whose cell ``idx`` names the key?"""
+    count = view.lines[k].count(sep)
+    at = (sep, count, idx, tuple(keys))
+    first = view.headers.get(at)
+    if first is None:  # the first such line, found once per table shape and key
+        first = len(view.lines)
+        for j, ln in enumerate(view.lines):
+            if ln.count(sep) == count:
+                words = ln.split(sep)[idx].split()
+                if words and _names_key(words[-1], keys):
+                    first = j
+                    break
+        view.headers[at] = first
+    return first < k
+
+
+def tied(unit: Unit, view: View, derive: bool = True) -> bool:
+    """Does the compact output print ``unit``'s value for its key, in its row (see the module docstring)?"""
+    if not unit.value:
+        return True  # an empty value holds nothing to lose
+    if _tied_at(unit, view) is not None:
+        return True
+    return derive and _derived(unit, view)
+
+
+def _tied_at(unit: Unit, view: View, within: tuple[int, int] | None = None) -> int | None:
+    """The line where the value stands for its key in its row (``within``: a range of lines), or None."""
+    near = _id_lines(unit, view)
+    todo: list[tuple[int, int, int, tuple[int, int] | None]] = []
+    for k, levels, region in _shapes(unit.value, unit.keys, view):
+        if within is not None and not within[0] <= k < within[1]:
+            continue
+        gap = 0
+        if near is not None:  # no line naming the row nearby: the row is not here
+            j = bisect_left(near, k - NEAR)
+            if j == len(near) or near[j] > k + NEAR:
+                continue
+            gap = min(abs(near[i] - k) for i in (j, j + 1) if i < len(near))
+        todo.append((gap, k, levels, region))
+    todo.sort(key=lambda c: c[0])  # the places nearest the row's name first: the first is usually it
+    for _, k, levels, region in todo:
+        if _rows_near(unit, view, k, levels, region):
+            return k
+    return None
+
+
+def _shapes(value: str, keys: list[str], view: View) -> list[tuple[int, int, tuple[int, int] | None]]:
+    """Where ``value`` stands for its key: (line, levels up to its object, the object's region), once per value and key."""
+    at = (value, tuple(keys))
+    got = view.shapes.get(at)
+    if got is not None:
+        return got
+    got = []
+    text = view.text
+    n = len(value)
+    i = text.find(value)
+    while i >= 0:
+        if _word_at(text, i, n):
+            k = view.line_of(i)
+            line = view.lines[k]
+            col = i - view.starts[k]
+            cell = _cell(line, col, n)
+            if cell is not None and _header(view, k, cell[0], cell[1], keys):
+                got.append((k, 0, None))  # a table row: the row is this line
+            elif _names_key(line[:col], keys) or _in_list(line, col, keys):
+                # the object holding the key may start lines above, one per key
+                got.append((k, len(keys), view.between(k, line[:col])))
+        i = text.find(value, i + 1)
+    view.shapes[at] = got
+    return got
+
+
+def _id_lines(unit: Unit, view: View) -> list[int] | None:
+    """The lines naming one of the value's rows (the innermost one named in a few places), or None.
+
+    Every row of the value lies around it, so a place of the value far from all of them is not its place.
+    """
+    text = view.text
+    for ids, every, _ in unit.rows:
+        if not ids or every:
+            continue
+        found: set[int] = set()
+        for _, t in ids[:ID_SEARCH]:
+            i = text.find(t)
+            seen = 0
+            while i >= 0 and seen <= 16:
+                if _word_at(text, i, len(t)):
+                    seen += 1
+                    found.add(view.line_of(i))
+                i = text.find(t, i + 1)
+            if seen > 16:
+                break  # a name printed often: try the next row out
+        else:
+            return sorted(found)
+    return None
+
+
+def _derived(unit: Unit, view: View) -> bool:
+    """Is the value printed as a template of another key of its row (``key = {src}/suffix``, Python format syntax)?
+
+    The template's one field names the source key; the value, matched against the template, gives the
+    source's value, which must then be tied to that key in the row, among the lines the template's
+    line is part of (its parent's block).
+    """
+    from string import Formatter
+
+    text = view.text
+    for n in range(1, len(unit.keys) + 1):
+        name = ".".join(unit.keys[-n:])
+        needle = name + " = "
+        i = text.find(needle)
+        while i >= 0:
+            if i == 0 or not _keychar(text[i - 1]):
+                start = i + len(needle)
+                end = text.find("\n", start)
+                end = len(text) if end < 0 else end
+                stop = text.find(", ", start, end)
+                tmpl = text[start : stop if stop >= 0 else end]
+                try:
+                    parts = list(Formatter().parse(tmpl))
+                except ValueError:
+                    parts = []
+                fields = [p for p in parts if p[1] is not None]
+                if len(fields) == 1 and fields[0][1] and not fields[0][2] and not fields[0][3]:
+                    idx = parts.index(fields[0])
+                    prefix = "".join(p[0] for p in parts[: idx + 1])
+                    suffix = "".join(p[0] for p in parts[idx + 1 :])
+                    v = unit.value
+                    if len(v) > len(prefix) + len(suffix) and v.startswith(prefix) and v.endswith(suffix):
+                        src = Unit.__new__(Unit)
+                        src.path, src.rows = unit.path, unit.rows
+                        src.keys = [*unit.keys[:-n], *str(fields[0][1]).split(".")]
+                        src.value = v[len(prefix) : len(v) - len(suffix)]
+                        p = view.parent(view.line_of(i))
+                        if _tied_at(src, view, view.span(p)) is not None:
+                            return True
+            i = text.find(needle, i + 1)
+    return False
+
+
+def _in_list(line: str, col: int, keys: list[str]) -> bool:
+    """The value is an element of a list printed after its key (``labels: [bug, failure]``)."""
+    b = line.rfind("[", 0, col)
+    return b > 0 and "]" not in line[b:col] and _names_key(line[:b], keys)
+
+
+def _rows_near(unit: Unit, view: View, anchor: int, levels: int, region: tuple[int, int] | None = None) -> bool:
+    """Is each row of ``unit`` named on ``anchor`` or in a block above it, rows further out further up?
+
+    Going up from a line, only the lines of the block indented no deeper than it are read: a row's
+    name is a sibling of its key or opens the row, never inside a nested value (a job's block holds
+    its steps' names). ``region``: the lines the innermost row's object may span (``View.between``);
+    with no enclosing line, the innermost row is named on the anchor line or in a bounded region.
+    """
+    k = anchor
+    lines, indent = view.lines, view.indent
+    for r, (ids, every, keys) in enumerate(unit.rows):
+        if not ids:
+            continue
+        texts = [t for _, t in ids]
+        # the innermost row may be ``levels`` up; an outer one one more per key between it and the inner row
+        reach = levels if r == 0 else len(keys) + 1
+        cap = indent[k] if k >= 0 else 0
+        found = False
+        node = k
+        for step in range(reach + 1):
+            if step > 0:
+                node = view.parent(node)
+            if step == 0 and node >= 0:
+                body = lines[node]
+            else:
+                lo, hi = view.span(node)
+                if r == 0 and region is not None:
+                    if node < 0 and region == (0, len(lines)):
+                        break  # an unbounded region: the whole output names every row
+                    lo, hi = max(lo, region[0]), min(hi, region[1])
+                body = "\n".join(ln for ln, d in zip(lines[lo:hi], indent[lo:hi], strict=True) if 0 <= d <= cap)
+            if (all if every else any)(_holds(body, t) for t in texts):
+                found = True
+                k = node
+                break
+            if node < 0:
+                break
+        if not found:
+            return False
+        if k < 0:
+            return True  # the whole output: rows further out cannot be placed any better
+    return True
