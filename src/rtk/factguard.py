@@ -55,7 +55,7 @@ def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = Fa
         gone = set(kept)
         todo = [ln for ln in dict.fromkeys(rawlines) if ln and ln not in gone]
     else:
-        todo = _dropped(rawlines, kept, compact, out)
+        todo = _dropped(rawlines, kept, compact, out, counted)
     if not todo:
         return {}
     # Tags are counted over every line that may hold one (each holds a marker word, so the scan names it).
@@ -103,12 +103,12 @@ def dropped(raw: str, kept: Iterable[str], words: object = None) -> list[str]:
     return _dropped(raw.split("\n"), kept, compact, Output(compact))
 
 
-def _dropped(rawlines: list[str], kept: list[str], compact: str, out: Output) -> list[str]:
+def _dropped(rawlines: list[str], kept: list[str], compact: str, out: Output, counted: bool = False) -> list[str]:
     """Lines the compact output printed as they are, and repeats, go in C (set operations); then the scan."""
     lines = set(rawlines)
     lines.difference_update(kept)
     lines.discard("")
-    return scan(lines, compact, out)
+    return scan(lines, compact, out, counted)
 
 
 def _positions(raw: str, lines: set[str]) -> dict[str, int]:

@@ -125,14 +125,20 @@ class _Block:
         return list(found)
 
 
-def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
-    """The lines among ``lines`` (distinct, none of them a line of ``compact``) that may hold a fact ``compact`` lost."""
+def scan(lines: Iterable[str], compact: str, out: Output, counted: bool = False) -> list[str]:
+    """The lines among ``lines`` (distinct, none of them a line of ``compact``) that may hold a fact ``compact`` lost.
+
+    ``counted``: the filter reported a cut, so a line that reports no problem can only lose its counts
+    (``factguard.judge`` accounts for its hashes, locations and paths): the problem pass alone decides.
+    """
     order = list(lines)
     if not order:
         return []
     data = "\n".join(order).encode("utf-8", "surrogatepass")
     b = _Block(order, data)
     _problem_lines(b)
+    if counted:
+        return b.lines()
     located = b"." in data and (b":" in data or b"(" in data)  # (one-byte searches: memchr)
     shape = data.translate(_SHAPE, _SHAPE_DELETE) if located else b""
     # (letters and digits deleted: a ".." of the data is one of its shape, which is small)
@@ -229,44 +235,51 @@ def _hit_lines(needle: bytes, hay: bytes) -> list[int]:
 
 
 def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
-    """Lines with a location in a token that the compact output's pieces do not vouch for."""
+    """Lines with a location in a token that the compact output's pieces do not vouch for.
+
+    Cheap tests first, for all lines at once: the unindented lines whose shape holds ``.:`` (an
+    indented line that reports nothing holds no location: ``located`` in ``facts.line_facts``)
+    are split into pieces together, and the pieces the compact output lacks found; only the lines
+    holding one of those (a substring search names them, the line's own pieces decide) and those
+    whose shape holds ``:.`` are tested for a real extension (``_ext_loc``) and read.
+    """
     order, ks = b.order, b.ks
-    # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
-    shapes: list[bytes] = []
+    shapes = shape.split(b"\n")
     if shape.count(b".:") * 4 > len(order):  # dense: a test per line beats a search per hit
-        locs = b.data.translate(_LOC, _LOC_DELETE).split(b"\n")
-        shapes = shape.split(b"\n")
-        found = [
-            k
-            for k, sh in enumerate(shapes)
-            if b".:" in sh
-            and not order[k][:1].isspace()
-            and (b".aa:0" in locs[k] or b".a:0" in locs[k] or _ext_loc(locs[k]))
-        ]
+        cand = [k for k, sh in enumerate(shapes) if b".:" in sh and not order[k][:1].isspace()]
     else:
-        found = [
-            k
-            for k in _hit_lines(b".:", shape)
-            if not order[k][:1].isspace()
-            and _ext_loc(order[k].encode("utf-8", "surrogatepass").translate(_LOC, _LOC_DELETE))
-        ]
+        cand = [k for k in _hit_lines(b".:", shape) if not order[k][:1].isspace()]
     if ks:
-        found = [k for k in found if k not in ks]
-    if not found:
+        cand = [k for k in cand if k not in ks]
+    if not cand:
         return
-    shapes = shapes or shape.split(b"\n")
-    todo = [k for k in found if b":." not in shapes[k]]
-    if len(todo) < len(found):  # a base name may hold ":" or "(": read
-        ks.update(k for k in found if b":." in shapes[k])
-    if not todo:
-        return
-    block = "\n".join([order[k] for k in todo]).encode("utf-8", "surrogatepass").translate(_PIECES)
-    text = compact.encode("utf-8", "surrogatepass").translate(_PIECES)
-    if _pieces_of(text, set(block.split())):
-        return
-    have = set(text.split())
-    for k, pieces in zip(todo, block.split(b"\n"), strict=True):
-        if not have.issuperset(pieces.split()):
+    suspects = [k for k in cand if b":." in shapes[k]]  # a base name may hold ":" or "(": read if located
+    if suspects:
+        odd = set(suspects)
+        cand = [k for k in cand if k not in odd]
+    if cand:
+        block = "\n".join([order[k] for k in cand]).encode("utf-8", "surrogatepass").translate(_PIECES)
+        text = compact.encode("utf-8", "surrogatepass").translate(_PIECES)
+        pieces = set(block.split())
+        if len(pieces) > 16:
+            lacking = pieces.difference(text.split())
+        else:
+            lacking = {p for p in pieces if not _pieces_of(text, {p})}
+        if lacking:
+            if len(lacking) > 16:
+                rows = block.split(b"\n")
+                suspects += [k for k, row in zip(cand, rows, strict=True) if not lacking.isdisjoint(row.split())]
+            else:
+                near: set[int] = set()
+                for p in lacking:
+                    near.update(_hit_lines(p, block))
+                for i in near:
+                    k = cand[i]
+                    row = order[k].encode("utf-8", "surrogatepass").translate(_PIECES)
+                    if not lacking.isdisjoint(row.split()):
+                        suspects.append(k)
+    for k in suspects:
+        if _ext_loc(order[k].encode("utf-8", "surrogatepass").translate(_LOC, _LOC_DELETE)):
             ks.add(k)
 
 
