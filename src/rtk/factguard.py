@@ -39,14 +39,17 @@ LISTED = frozenset(("loc", "path", "hash"))
 HEADER = "[rtk] restored {} the filter dropped:"
 
 
-def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = False) -> dict[Fact, int]:
+def missing(
+    raw: str, compact: str, counted: bool = False, exhaustive: bool = False, moved: dict[str, str] | None = None
+) -> dict[Fact, int]:
     """Facts of ``raw`` that ``compact`` lost, each with the position (a character offset) of the line that holds it.
 
     ``counted``: the filter reported a cut (an exact count, and the raw output kept for recovery),
     so listing entries (grep matches, log commits) it left out are accounted for; the facts of
     problem lines (errors, failures, warnings) never are. ``exhaustive``: read every dropped
     line with the extractor, not only those the C-speed scan (``rtk.factscan``) names (the
-    reference the tests compare the fast path with).
+    reference the tests compare the fast path with). ``moved``: the filter's report of the lines
+    it regrouped (``filterapi.Filtered.moved``), which the scan checks before it relies on it.
     """
     kept = compact.split("\n")
     out = Output(compact)
@@ -55,7 +58,7 @@ def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = Fa
         gone = set(kept)
         todo = [ln for ln in dict.fromkeys(rawlines) if ln and ln not in gone]
     else:
-        todo = _dropped(rawlines, kept, compact, out, counted)
+        todo = _dropped(rawlines, kept, compact, out, counted, moved)
     if not todo:
         return {}
     # Tags are counted over every line that may hold one (each holds a marker word, so the scan names it).
@@ -103,12 +106,19 @@ def dropped(raw: str, kept: Iterable[str], words: object = None) -> list[str]:
     return _dropped(raw.split("\n"), kept, compact, Output(compact))
 
 
-def _dropped(rawlines: list[str], kept: list[str], compact: str, out: Output, counted: bool = False) -> list[str]:
+def _dropped(
+    rawlines: list[str],
+    kept: list[str],
+    compact: str,
+    out: Output,
+    counted: bool = False,
+    moved: dict[str, str] | None = None,
+) -> list[str]:
     """Lines the compact output printed as they are, and repeats, go in C (set operations); then the scan."""
     lines = set(rawlines)
     lines.difference_update(kept)
     lines.discard("")
-    return scan(lines, compact, out, counted)
+    return scan(lines, compact, out, counted, moved)
 
 
 def _positions(raw: str, lines: set[str]) -> dict[str, int]:
@@ -216,9 +226,9 @@ def block(lines: list[str]) -> str:
     return "\n".join([HEADER.format(f"{n} line" if n == 1 else f"{n} lines"), *lines]) + "\n"
 
 
-def restore(raw: str, compact: str, counted: bool = False) -> tuple[str, int]:
+def restore(raw: str, compact: str, counted: bool = False, moved: dict[str, str] | None = None) -> tuple[str, int]:
     """``compact`` with the raw lines holding lost facts appended under one header; and their count."""
-    lost = missing(raw, compact, counted)
+    lost = missing(raw, compact, counted, moved=moved)
     if not lost:
         return compact, 0
     lines = []

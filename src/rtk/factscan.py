@@ -110,26 +110,32 @@ _PIECES = _table({_WS + ":(": b" "})
 class _Block:
     """The dropped lines (as given and as one block of bytes) and the lines to read, by index or by offset."""
 
-    __slots__ = ("data", "ks", "order", "starts")
+    __slots__ = ("data", "ks", "more", "order", "starts")
 
     def __init__(self, order: list[str], data: bytes) -> None:
         self.order = order  # line k of ``data`` is ``order[k]`` encoded
         self.data = data
         self.ks: set[int] = set()  # the lines to read, by their index
         self.starts: set[int] = set()  # ...and by their offset in ``data``
+        self.more: set[str] = set()  # ...and as they are (found in another block)
 
     def lines(self) -> list[str]:
         order, data = self.order, self.data
         found = {order[k] for k in self.ks}
         found.update(_line_at(data, s) for s in self.starts)
+        found.update(self.more)
         return list(found)
 
 
-def scan(lines: Iterable[str], compact: str, out: Output, counted: bool = False) -> list[str]:
+def scan(
+    lines: Iterable[str], compact: str, out: Output, counted: bool = False, moved: dict[str, str] | None = None
+) -> list[str]:
     """The lines among ``lines`` (distinct, none of them a line of ``compact``) that may hold a fact ``compact`` lost.
 
     ``counted``: the filter reported a cut, so a line that reports no problem can only lose its counts
     (``factguard.judge`` accounts for its hashes, locations and paths): the problem pass alone decides.
+    ``moved``: a filter's report of the lines it regrouped (``filterapi.Filtered.moved``), checked by
+    ``_moved_lines``; the lines it vouches for skip the location search only.
     """
     order = list(lines)
     if not order:
@@ -149,8 +155,50 @@ def scan(lines: Iterable[str], compact: str, out: Output, counted: bool = False)
             if loc is not None and not present(loc, out):
                 b.ks.add(k)
     if located and b".:" in shape:
-        _loc_lines(b, shape, compact)
+        pieces = _Pieces(compact)
+        vouched = _moved_lines(moved, lines if isinstance(lines, set) else set(order), pieces) if moved else None
+        if not vouched:
+            _loc_lines(b, shape, pieces)
+        else:  # the other lines: searched as a block of their own
+            pool = lines - vouched if isinstance(lines, set) else set(order) - vouched
+            if pool:
+                rest = list(pool)
+                sub = _Block(rest, "\n".join(rest).encode("utf-8", "surrogatepass"))
+                sub_shape = sub.data.translate(_SHAPE, _SHAPE_DELETE)
+                if b".:" in sub_shape:
+                    _loc_lines(sub, sub_shape, pieces)
+                    b.more.update(sub.lines())
     return b.lines()
+
+
+def _moved_lines(moved: dict[str, str], lines: set[str], compact: _Pieces) -> set[str]:
+    """The lines of ``moved`` (raw line -> the location prefix a filter moved) whose token locations the compact output holds.
+
+    The report is checked, not trusted, for all its lines at once (C-speed passes): every line is
+    a dropped line, starts with its prefix, and a space follows the prefix (so no token spans both);
+    the prefixes' shapes hold no ``:.`` and their pieces are pieces of the compact output, which is
+    the argument by which ``_loc_lines`` vouches for a line (here for the prefix, its tokens whole).
+    A token location in the rest of a line has ``.:`` in its shape: such lines are left to
+    ``_loc_lines``, and on any other failure every line is.
+    """
+    if not lines.issuperset(moved):
+        return set()
+    ls, hs = list(moved), list(moved.values())
+    if not all(map(str.startswith, ls, hs)):
+        return set()
+    rests = "\n".join(map(str.removeprefix, ls, hs))
+    if not rests.startswith(" ") or rests.count("\n ") != len(ls) - 1:
+        return set()
+    heads = "\n".join(hs).encode("utf-8", "surrogatepass")
+    if b":." in heads.translate(_SHAPE, _SHAPE_DELETE):
+        return set()
+    if compact.lacking(set(heads.translate(_PIECES).split())):
+        return set()
+    vouched = set(ls)
+    shape = rests.encode("utf-8", "surrogatepass").translate(_SHAPE, _SHAPE_DELETE)
+    if b".:" in shape:
+        vouched.difference_update(ls[i] for i in _hit_lines(b".:", shape))
+    return vouched
 
 
 def _problem_lines(b: _Block) -> None:
@@ -234,7 +282,7 @@ def _hit_lines(needle: bytes, hay: bytes) -> list[int]:
     return found
 
 
-def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
+def _loc_lines(b: _Block, shape: bytes, compact: _Pieces) -> None:
     """Lines with a location in a token that the compact output's pieces do not vouch for.
 
     Cheap tests first, for all lines at once: the unindented lines whose shape holds ``.:`` (an
@@ -253,18 +301,14 @@ def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
         cand = [k for k in cand if k not in ks]
     if not cand:
         return
-    suspects = [k for k in cand if b":." in shapes[k]]  # a base name may hold ":" or "(": read if located
+    # A base name may hold ":" or "(": such lines are read if located.
+    suspects = [k for k in cand if b":." in shapes[k]] if b":." in shape else []
     if suspects:
         odd = set(suspects)
         cand = [k for k in cand if k not in odd]
     if cand:
         block = "\n".join([order[k] for k in cand]).encode("utf-8", "surrogatepass").translate(_PIECES)
-        text = compact.encode("utf-8", "surrogatepass").translate(_PIECES)
-        pieces = set(block.split())
-        if len(pieces) > 16:
-            lacking = pieces.difference(text.split())
-        else:
-            lacking = {p for p in pieces if not _pieces_of(text, {p})}
+        lacking = compact.lacking(set(block.split()))
         if lacking:
             if len(lacking) > 16:
                 rows = block.split(b"\n")
@@ -283,20 +327,33 @@ def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
             ks.add(k)
 
 
-def _pieces_of(text: bytes, pieces: set[bytes]) -> bool:
-    """Is each of ``pieces`` a piece of ``text`` (between whitespace)? A few are searched; many, a set is built."""
-    if len(pieces) > 16:
-        return pieces.issubset(text.split())
-    for p in pieces:
-        n, end = len(p), len(text)
-        i = text.find(p)
-        while i >= 0 and not (
-            (i == 0 or text[i - 1 : i].isspace()) and (i + n == end or text[i + n : i + n + 1].isspace())
-        ):
-            i = text.find(p, i + 1)
-        if i < 0:
-            return False
-    return True
+class _Pieces:
+    """The compact output's pieces (split at whitespace, ``:`` and ``(``): its text so translated, and their set once built."""
+
+    __slots__ = ("_set", "text")
+
+    def __init__(self, compact: str) -> None:
+        self.text = compact.encode("utf-8", "surrogatepass").translate(_PIECES)
+        self._set: set[bytes] | None = None
+
+    def lacking(self, pieces: set[bytes]) -> set[bytes]:
+        """Those of ``pieces`` that are no piece of the text: a few are searched; many, the set is built (once)."""
+        if self._set is None:
+            if len(pieces) <= 16:
+                return {p for p in pieces if not _piece_of(self.text, p)}
+            self._set = set(self.text.split())
+        return pieces - self._set
+
+
+def _piece_of(text: bytes, p: bytes) -> bool:
+    """Is ``p`` a piece of ``text`` (between whitespace)?"""
+    n, end = len(p), len(text)
+    i = text.find(p)
+    while i >= 0 and not (
+        (i == 0 or text[i - 1 : i].isspace()) and (i + n == end or text[i + n : i + n + 1].isspace())
+    ):
+        i = text.find(p, i + 1)
+    return i >= 0
 
 
 def _ext_loc(loc: bytes) -> bool:
