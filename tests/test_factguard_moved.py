@@ -129,3 +129,5 @@ def test_the_report_is_checked_with_the_pieces_argument() -> None:
     assert p.lacking({b"app/a", b"2"}) == {b"app/a"}  # "(2 offenses)": "2" is a piece
     many = {str(i).encode() for i in range(40)}
     assert p.lacking(many) == many - {b"2", b"3", b"5", b"1", b"12"}
+    assert p.holds([b"app/a.rb", b"12", b"12"]) and not p.holds([b"app/a.rb", b"4"])
+    assert p.holds([str(i).encode() for i in (1, 2, 3, 5, 12) * 4]) and not p.holds([b"0"] * 20)

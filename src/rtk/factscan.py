@@ -192,7 +192,7 @@ def _moved_lines(moved: dict[str, str], lines: set[str], compact: _Pieces) -> se
     heads = "\n".join(hs).encode("utf-8", "surrogatepass")
     if b":." in heads.translate(_SHAPE, _SHAPE_DELETE):
         return set()
-    if compact.lacking(set(heads.translate(_PIECES).split())):
+    if not compact.holds(heads.translate(_PIECES).split()):
         return set()
     vouched = set(ls)
     shape = rests.encode("utf-8", "surrogatepass").translate(_SHAPE, _SHAPE_DELETE)
@@ -343,6 +343,14 @@ class _Pieces:
                 return {p for p in pieces if not _piece_of(self.text, p)}
             self._set = set(self.text.split())
         return pieces - self._set
+
+    def holds(self, pieces: list[bytes]) -> bool:
+        """Is each of ``pieces`` a piece of the text? (As ``lacking``, without a set of ``pieces``.)"""
+        if self._set is None:
+            if len(pieces) <= 16:
+                return all(_piece_of(self.text, p) for p in pieces)
+            self._set = set(self.text.split())
+        return self._set.issuperset(pieces)
 
 
 def _piece_of(text: bytes, p: bytes) -> bool:
