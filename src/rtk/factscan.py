@@ -41,10 +41,24 @@ the hits. Why it is sound, fact kind by fact kind (``facts.line_facts``):
   N as a word of ``Output.words``; and (2) says the base name (after the last ``/``)
   holds no ``:`` or ``(``, so it lies inside one piece, which the compact output holds:
   the base is in the text. ``presence.present`` then finds the location (its regrouped
-  form: the file named once, its line numbers under it). Other lines are read.
+  form: the file named once, its line numbers under it). Other lines are read. The lines
+  are so vouched for all at once: their pieces are split together, and only the lines
+  holding a piece the compact output lacks (found by a substring search, confirmed on the
+  line's own pieces) are tested for a location one by one.
+- A filter's report (``moved``: each raw line it regrouped and the prefix holding its
+  location, ``filterapi.Filtered.moved``) is checked, never trusted (``_moved_lines``):
+  every such line is a dropped line and is its prefix, a space, and a rest; no token spans
+  both (the space), the prefixes' shapes hold no ``:.`` and their pieces are pieces of the
+  compact output, so the argument above vouches for every location in a prefix; a rest
+  whose shape holds ``.:`` may hold a location, and its line is searched as any other. Only
+  the location search is skipped for the vouched lines; the other passes read them all.
+- A counted cut (``counted``): ``factguard.judge`` drops the hash, location and path facts
+  of a line that is not a problem line, so only the problem pass (problem lines, tags and
+  counts) runs.
 
 ``tests/test_factscan.py`` checks, on every fixture and on mutations, that the guard with
-this scan restores exactly what it restores reading every dropped line.
+this scan restores exactly what it restores reading every dropped line (counted cuts too);
+``tests/test_factguard_moved.py`` the same with filters' reports, true and wrong ones.
 """
 
 from __future__ import annotations
