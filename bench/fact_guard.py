@@ -45,8 +45,8 @@ CASES = (
 KB100 = 100_000
 
 
-def _compact(name: str, raw_bytes: bytes) -> tuple[str, str, int]:
-    """The raw text and what the fixture's filter prints for it (before the guard), and its cut."""
+def _compact(name: str, raw_bytes: bytes) -> tuple[str, str, int, dict[str, str] | None]:
+    """The raw text and what the fixture's filter prints for it (before the guard), its cut and its report."""
     sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
     from fixturelib import FIXTURES, load, spec_for  # type: ignore[import-not-found,unused-ignore]
     from rtk.filterapi import Filtered
@@ -58,12 +58,13 @@ def _compact(name: str, raw_bytes: bytes) -> tuple[str, str, int]:
     argv = fx.argv[2:] if fx.argv[0] == "rtk" else fx.argv
     if spec.filter is not None:
         res = spec.filter(argv, raw, fx.exit_code)
-        text, cut = (res.text, res.cut) if isinstance(res, Filtered) else (res or raw, 0)
-        return raw, text, cut
+        if isinstance(res, Filtered):
+            return raw, res.text, res.cut, res.moved
+        return raw, res or raw, 0, None
     assert spec.stream is not None
     f = spec.stream(argv)
     parts = [r + "\n" for r in map(f.feed, raw.split("\n")) if r is not None]
-    return raw, "".join(parts) + (f.finish(fx.exit_code) or ""), f.cut
+    return raw, "".join(parts) + (f.finish(fx.exit_code) or ""), f.cut, None
 
 
 def _scaled(name: str) -> bytes:
@@ -87,11 +88,11 @@ def guard_100kb(runs: int) -> tuple[dict[str, Any], dict[str, Any]]:
     kept: dict[str, Any] = {}
     restoring: dict[str, Any] = {}
     for name in CASES:
-        raw, text, cut = _compact(name, _scaled(name))
-        n = factguard.restore(raw, text, cut > 0)[1] if pipeline.may_lose_facts(raw, text) else 0
+        raw, text, cut, moved = _compact(name, _scaled(name))
+        n = factguard.restore(raw, text, cut > 0, moved)[1] if pipeline.may_lose_facts(raw, text) else 0
         ms = _median_ms(
-            lambda raw=raw, text=text, cut=cut: (
-                pipeline.may_lose_facts(raw, text) and factguard.restore(raw, text, cut > 0)
+            lambda raw=raw, text=text, cut=cut, moved=moved: (
+                pipeline.may_lose_facts(raw, text) and factguard.restore(raw, text, cut > 0, moved)
             ),
             runs,
         )

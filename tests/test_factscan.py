@@ -121,6 +121,7 @@ def test_mutations_restore_alike(family: str) -> None:
     @given(mutated(lines))
     def prop(case: tuple[str, str]) -> None:
         same(*case)
+        same(*case, True)  # a counted cut: the problem pass alone decides
 
     prop()
 
@@ -233,3 +234,24 @@ def test_a_count_on_a_line_that_reports_no_problem_is_read() -> None:
         raw = f"{line}\nother line"
         same(raw, "other line")
         assert any(f[0] == "count" for f in factguard.missing(raw, "other line")), line
+
+
+def test_a_counted_cut_reads_problem_lines_only() -> None:
+    """A filter that reports a cut accounts for a non-problem line's hashes, locations and paths, never its counts."""
+    raw = 'commit abc1234f fix\nsrc/a.py:3 note\n  File "b.py", line 4, in f\nsuite: 3 passed\nE   TypeError: bad\n'
+    got = factscan.scan(raw.split("\n")[:-1], "", presence.Output(""), counted=True)
+    assert sorted(got) == ["E   TypeError: bad", "suite: 3 passed"]
+    lost = factguard.missing(raw, "kept\n", counted=True)
+    assert lost == factguard.missing(raw, "kept\n", counted=True, exhaustive=True)
+    assert ("count", "3", "passed") in lost and not any(f[0] in ("hash", "loc") for f in lost)
+    assert ("hash", "abc1234f", "") in factguard.missing(raw, "kept\n")  # not counted: every pass
+
+
+def test_a_counted_filter_that_drops_a_problem_line_gets_it_back() -> None:
+    """A broken filter: the real du output with a line reporting a problem, cut with a count, the problem line lost."""
+    fx = load(Path(__file__).parent / "fixtures" / "du" / "shared-du-usr_centos-7.7.toml")
+    lines = clean(decode(fx.raw)).split("\n")
+    bad = "du: cannot read directory '/usr/lib/secret': Permission denied (error 13)"
+    raw = "\n".join([*lines[:50], bad, *lines[50:]])
+    text, n = factguard.restore(raw, "\n".join(lines[:10]) + "\n+1461 more\n", True)
+    assert n == 1 and text.endswith(f"{factguard.HEADER.format('1 line')}\n{bad}\n")

@@ -45,7 +45,9 @@ def _jsonish(raw: str) -> bool:
     return c == "{" or c == "["
 
 
-def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = False) -> dict[Fact, int]:
+def missing(
+    raw: str, compact: str, counted: bool = False, exhaustive: bool = False, moved: dict[str, str] | None = None
+) -> dict[Fact, int]:
     """Facts of ``raw`` that ``compact`` lost, each with the position (a character offset) of the line that holds it.
 
     JSON output (``rtk.factjson``): the facts are its values, each with the index of its restore line.
@@ -56,11 +58,16 @@ def missing(raw: str, compact: str, counted: bool = False, exhaustive: bool = Fa
         got = factjson.missing(raw, compact, counted, exhaustive, line_missing)
         if got is not None:
             return got
-    return line_missing(raw, compact, counted, exhaustive)
+    return line_missing(raw, compact, counted, exhaustive, moved=moved)
 
 
 def line_missing(
-    raw: str, compact: str, counted: bool = False, exhaustive: bool = False, out: Output | None = None
+    raw: str,
+    compact: str,
+    counted: bool = False,
+    exhaustive: bool = False,
+    out: Output | None = None,
+    moved: dict[str, str] | None = None,
 ) -> dict[Fact, int]:
     """``missing`` for text: the facts of ``raw``'s lines (``out``: ``compact`` prepared, when already at hand).
 
@@ -68,7 +75,8 @@ def line_missing(
     so listing entries (grep matches, log commits) it left out are accounted for; the facts of
     problem lines (errors, failures, warnings) never are. ``exhaustive``: read every dropped
     line with the extractor, not only those the C-speed scan (``rtk.factscan``) names (the
-    reference the tests compare the fast path with).
+    reference the tests compare the fast path with). ``moved``: the filter's report of the lines
+    it regrouped (``filterapi.Filtered.moved``), which the scan checks before it relies on it.
     """
     kept = compact.split("\n")
     if out is None:
@@ -78,7 +86,7 @@ def line_missing(
         gone = set(kept)
         todo = [ln for ln in dict.fromkeys(rawlines) if ln and ln not in gone]
     else:
-        todo = _dropped(rawlines, kept, compact, out)
+        todo = _dropped(rawlines, kept, compact, out, counted, moved)
     if not todo:
         return {}
     # Tags are counted over every line that may hold one (each holds a marker word, so the scan names it).
@@ -126,12 +134,19 @@ def dropped(raw: str, kept: Iterable[str], words: object = None) -> list[str]:
     return _dropped(raw.split("\n"), kept, compact, Output(compact))
 
 
-def _dropped(rawlines: list[str], kept: list[str], compact: str, out: Output) -> list[str]:
+def _dropped(
+    rawlines: list[str],
+    kept: list[str],
+    compact: str,
+    out: Output,
+    counted: bool = False,
+    moved: dict[str, str] | None = None,
+) -> list[str]:
     """Lines the compact output printed as they are, and repeats, go in C (set operations); then the scan."""
     lines = set(rawlines)
     lines.difference_update(kept)
     lines.discard("")
-    return scan(lines, compact, out)
+    return scan(lines, compact, out, counted, moved)
 
 
 def _positions(raw: str, lines: set[str]) -> dict[str, int]:
@@ -239,7 +254,7 @@ def block(lines: list[str]) -> str:
     return "\n".join([HEADER.format(f"{n} line" if n == 1 else f"{n} lines"), *lines]) + "\n"
 
 
-def restore(raw: str, compact: str, counted: bool = False) -> tuple[str, int]:
+def restore(raw: str, compact: str, counted: bool = False, moved: dict[str, str] | None = None) -> tuple[str, int]:
     """``compact`` with the raw lines holding lost facts appended under one header; and their count."""
     if _jsonish(raw):
         from rtk import factjson
@@ -247,7 +262,7 @@ def restore(raw: str, compact: str, counted: bool = False) -> tuple[str, int]:
         done = factjson.restore(raw, compact, counted, line_missing, block)
         if done is not None:
             return done
-    lost = line_missing(raw, compact, counted)
+    lost = line_missing(raw, compact, counted, moved=moved)
     if not lost:
         return compact, 0
     lines = []

@@ -41,10 +41,24 @@ the hits. Why it is sound, fact kind by fact kind (``facts.line_facts``):
   N as a word of ``Output.words``; and (2) says the base name (after the last ``/``)
   holds no ``:`` or ``(``, so it lies inside one piece, which the compact output holds:
   the base is in the text. ``presence.present`` then finds the location (its regrouped
-  form: the file named once, its line numbers under it). Other lines are read.
+  form: the file named once, its line numbers under it). Other lines are read. The lines
+  are so vouched for all at once: their pieces are split together, and only the lines
+  holding a piece the compact output lacks (found by a substring search, confirmed on the
+  line's own pieces) are tested for a location one by one.
+- A filter's report (``moved``: each raw line it regrouped and the prefix holding its
+  location, ``filterapi.Filtered.moved``) is checked, never trusted (``_moved_lines``):
+  every such line is a dropped line and is its prefix, a space, and a rest; no token spans
+  both (the space), the prefixes' shapes hold no ``:.`` and their pieces are pieces of the
+  compact output, so the argument above vouches for every location in a prefix; a rest
+  whose shape holds ``.:`` may hold a location, and its line is searched as any other. Only
+  the location search is skipped for the vouched lines; the other passes read them all.
+- A counted cut (``counted``): ``factguard.judge`` drops the hash, location and path facts
+  of a line that is not a problem line, so only the problem pass (problem lines, tags and
+  counts) runs.
 
 ``tests/test_factscan.py`` checks, on every fixture and on mutations, that the guard with
-this scan restores exactly what it restores reading every dropped line.
+this scan restores exactly what it restores reading every dropped line (counted cuts too);
+``tests/test_factguard_moved.py`` the same with filters' reports, true and wrong ones.
 """
 
 from __future__ import annotations
@@ -110,29 +124,41 @@ _PIECES = _table({_WS + ":(": b" "})
 class _Block:
     """The dropped lines (as given and as one block of bytes) and the lines to read, by index or by offset."""
 
-    __slots__ = ("data", "ks", "order", "starts")
+    __slots__ = ("data", "ks", "more", "order", "starts")
 
     def __init__(self, order: list[str], data: bytes) -> None:
         self.order = order  # line k of ``data`` is ``order[k]`` encoded
         self.data = data
         self.ks: set[int] = set()  # the lines to read, by their index
         self.starts: set[int] = set()  # ...and by their offset in ``data``
+        self.more: set[str] = set()  # ...and as they are (found in another block)
 
     def lines(self) -> list[str]:
         order, data = self.order, self.data
         found = {order[k] for k in self.ks}
         found.update(_line_at(data, s) for s in self.starts)
+        found.update(self.more)
         return list(found)
 
 
-def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
-    """The lines among ``lines`` (distinct, none of them a line of ``compact``) that may hold a fact ``compact`` lost."""
+def scan(
+    lines: Iterable[str], compact: str, out: Output, counted: bool = False, moved: dict[str, str] | None = None
+) -> list[str]:
+    """The lines among ``lines`` (distinct, none of them a line of ``compact``) that may hold a fact ``compact`` lost.
+
+    ``counted``: the filter reported a cut, so a line that reports no problem can only lose its counts
+    (``factguard.judge`` accounts for its hashes, locations and paths): the problem pass alone decides.
+    ``moved``: a filter's report of the lines it regrouped (``filterapi.Filtered.moved``), checked by
+    ``_moved_lines``; the lines it vouches for skip the location search only.
+    """
     order = list(lines)
     if not order:
         return []
     data = "\n".join(order).encode("utf-8", "surrogatepass")
     b = _Block(order, data)
     _problem_lines(b)
+    if counted:
+        return b.lines()
     located = b"." in data and (b":" in data or b"(" in data)  # (one-byte searches: memchr)
     shape = data.translate(_SHAPE, _SHAPE_DELETE) if located else b""
     # (letters and digits deleted: a ".." of the data is one of its shape, which is small)
@@ -143,8 +169,50 @@ def scan(lines: Iterable[str], compact: str, out: Output) -> list[str]:
             if loc is not None and not present(loc, out):
                 b.ks.add(k)
     if located and b".:" in shape:
-        _loc_lines(b, shape, compact)
+        pieces = _Pieces(compact)
+        vouched = _moved_lines(moved, lines if isinstance(lines, set) else set(order), pieces) if moved else None
+        if not vouched:
+            _loc_lines(b, shape, pieces)
+        else:  # the other lines: searched as a block of their own
+            pool = lines - vouched if isinstance(lines, set) else set(order) - vouched
+            if pool:
+                rest = list(pool)
+                sub = _Block(rest, "\n".join(rest).encode("utf-8", "surrogatepass"))
+                sub_shape = sub.data.translate(_SHAPE, _SHAPE_DELETE)
+                if b".:" in sub_shape:
+                    _loc_lines(sub, sub_shape, pieces)
+                    b.more.update(sub.lines())
     return b.lines()
+
+
+def _moved_lines(moved: dict[str, str], lines: set[str], compact: _Pieces) -> set[str]:
+    """The lines of ``moved`` (raw line -> the location prefix a filter moved) whose token locations the compact output holds.
+
+    The report is checked, not trusted, for all its lines at once (C-speed passes): every line is
+    a dropped line, starts with its prefix, and a space follows the prefix (so no token spans both);
+    the prefixes' shapes hold no ``:.`` and their pieces are pieces of the compact output, which is
+    the argument by which ``_loc_lines`` vouches for a line (here for the prefix, its tokens whole).
+    A token location in the rest of a line has ``.:`` in its shape: such lines are left to
+    ``_loc_lines``, and on any other failure every line is.
+    """
+    if not lines.issuperset(moved):
+        return set()
+    ls, hs = list(moved), list(moved.values())
+    if not all(map(str.startswith, ls, hs)):
+        return set()
+    rests = "\n".join(map(str.removeprefix, ls, hs))
+    if not rests.startswith(" ") or rests.count("\n ") != len(ls) - 1:
+        return set()
+    heads = "\n".join(hs).encode("utf-8", "surrogatepass")
+    if b":." in heads.translate(_SHAPE, _SHAPE_DELETE):
+        return set()
+    if not compact.holds(heads.translate(_PIECES).split()):
+        return set()
+    vouched = set(ls)
+    shape = rests.encode("utf-8", "surrogatepass").translate(_SHAPE, _SHAPE_DELETE)
+    if b".:" in shape:
+        vouched.difference_update(ls[i] for i in _hit_lines(b".:", shape))
+    return vouched
 
 
 def _problem_lines(b: _Block) -> None:
@@ -228,62 +296,86 @@ def _hit_lines(needle: bytes, hay: bytes) -> list[int]:
     return found
 
 
-def _loc_lines(b: _Block, shape: bytes, compact: str) -> None:
-    """Lines with a location in a token that the compact output's pieces do not vouch for."""
+def _loc_lines(b: _Block, shape: bytes, compact: _Pieces) -> None:
+    """Lines with a location in a token that the compact output's pieces do not vouch for.
+
+    Cheap tests first, for all lines at once: the unindented lines whose shape holds ``.:`` (an
+    indented line that reports nothing holds no location: ``located`` in ``facts.line_facts``)
+    are split into pieces together, and the pieces the compact output lacks found; only the lines
+    holding one of those (a substring search names them, the line's own pieces decide) and those
+    whose shape holds ``:.`` are tested for a real extension (``_ext_loc``) and read.
+    """
     order, ks = b.order, b.ks
-    # An indented line that reports nothing holds no location (``located`` in ``facts.line_facts``).
-    shapes: list[bytes] = []
+    shapes = shape.split(b"\n")
     if shape.count(b".:") * 4 > len(order):  # dense: a test per line beats a search per hit
-        locs = b.data.translate(_LOC, _LOC_DELETE).split(b"\n")
-        shapes = shape.split(b"\n")
-        found = [
-            k
-            for k, sh in enumerate(shapes)
-            if b".:" in sh
-            and not order[k][:1].isspace()
-            and (b".aa:0" in locs[k] or b".a:0" in locs[k] or _ext_loc(locs[k]))
-        ]
+        cand = [k for k, sh in enumerate(shapes) if b".:" in sh and not order[k][:1].isspace()]
     else:
-        found = [
-            k
-            for k in _hit_lines(b".:", shape)
-            if not order[k][:1].isspace()
-            and _ext_loc(order[k].encode("utf-8", "surrogatepass").translate(_LOC, _LOC_DELETE))
-        ]
+        cand = [k for k in _hit_lines(b".:", shape) if not order[k][:1].isspace()]
     if ks:
-        found = [k for k in found if k not in ks]
-    if not found:
+        cand = [k for k in cand if k not in ks]
+    if not cand:
         return
-    shapes = shapes or shape.split(b"\n")
-    todo = [k for k in found if b":." not in shapes[k]]
-    if len(todo) < len(found):  # a base name may hold ":" or "(": read
-        ks.update(k for k in found if b":." in shapes[k])
-    if not todo:
-        return
-    block = "\n".join([order[k] for k in todo]).encode("utf-8", "surrogatepass").translate(_PIECES)
-    text = compact.encode("utf-8", "surrogatepass").translate(_PIECES)
-    if _pieces_of(text, set(block.split())):
-        return
-    have = set(text.split())
-    for k, pieces in zip(todo, block.split(b"\n"), strict=True):
-        if not have.issuperset(pieces.split()):
+    # A base name may hold ":" or "(": such lines are read if located.
+    suspects = [k for k in cand if b":." in shapes[k]] if b":." in shape else []
+    if suspects:
+        odd = set(suspects)
+        cand = [k for k in cand if k not in odd]
+    if cand:
+        block = "\n".join([order[k] for k in cand]).encode("utf-8", "surrogatepass").translate(_PIECES)
+        lacking = compact.lacking(set(block.split()))
+        if lacking:
+            if len(lacking) > 16:
+                rows = block.split(b"\n")
+                suspects += [k for k, row in zip(cand, rows, strict=True) if not lacking.isdisjoint(row.split())]
+            else:
+                near: set[int] = set()
+                for p in lacking:
+                    near.update(_hit_lines(p, block))
+                for i in near:
+                    k = cand[i]
+                    row = order[k].encode("utf-8", "surrogatepass").translate(_PIECES)
+                    if not lacking.isdisjoint(row.split()):
+                        suspects.append(k)
+    for k in suspects:
+        if _ext_loc(order[k].encode("utf-8", "surrogatepass").translate(_LOC, _LOC_DELETE)):
             ks.add(k)
 
 
-def _pieces_of(text: bytes, pieces: set[bytes]) -> bool:
-    """Is each of ``pieces`` a piece of ``text`` (between whitespace)? A few are searched; many, a set is built."""
-    if len(pieces) > 16:
-        return pieces.issubset(text.split())
-    for p in pieces:
-        n, end = len(p), len(text)
-        i = text.find(p)
-        while i >= 0 and not (
-            (i == 0 or text[i - 1 : i].isspace()) and (i + n == end or text[i + n : i + n + 1].isspace())
-        ):
-            i = text.find(p, i + 1)
-        if i < 0:
-            return False
-    return True
+class _Pieces:
+    """The compact output's pieces (split at whitespace, ``:`` and ``(``): its text so translated, and their set once built."""
+
+    __slots__ = ("_set", "text")
+
+    def __init__(self, compact: str) -> None:
+        self.text = compact.encode("utf-8", "surrogatepass").translate(_PIECES)
+        self._set: set[bytes] | None = None
+
+    def lacking(self, pieces: set[bytes]) -> set[bytes]:
+        """Those of ``pieces`` that are no piece of the text: a few are searched; many, the set is built (once)."""
+        if self._set is None:
+            if len(pieces) <= 16:
+                return {p for p in pieces if not _piece_of(self.text, p)}
+            self._set = set(self.text.split())
+        return pieces - self._set
+
+    def holds(self, pieces: list[bytes]) -> bool:
+        """Is each of ``pieces`` a piece of the text? (As ``lacking``, without a set of ``pieces``.)"""
+        if self._set is None:
+            if len(pieces) <= 16:
+                return all(_piece_of(self.text, p) for p in pieces)
+            self._set = set(self.text.split())
+        return self._set.issuperset(pieces)
+
+
+def _piece_of(text: bytes, p: bytes) -> bool:
+    """Is ``p`` a piece of ``text`` (between whitespace)?"""
+    n, end = len(p), len(text)
+    i = text.find(p)
+    while i >= 0 and not (
+        (i == 0 or text[i - 1 : i].isspace()) and (i + n == end or text[i + n : i + n + 1].isspace())
+    ):
+        i = text.find(p, i + 1)
+    return i >= 0
 
 
 def _ext_loc(loc: bytes) -> bool:

@@ -45,14 +45,23 @@ class Filtered:
     rtk may show it: without the flags the filter injected (``grep -n -H``,
     ``ls -p``), with secrets masked (``env``). The never-worse guard compares
     against it and prints it instead of the raw output.
+
+    ``moved``, when set, reports the raw lines the filter regrouped (``path:12:5: message``
+    under a header of its message and its file): each line and the prefix holding its
+    location (``path:12:5:``), which the text keeps in pieces (``path: 12:5``). The fact
+    guard checks the report (``rtk.factscan._moved_lines``) and then skips its location
+    search on those lines; a wrong report only costs that search.
     """
 
-    __slots__ = ("baseline", "cut", "text")
+    __slots__ = ("baseline", "cut", "moved", "text")
 
-    def __init__(self, text: str, cut: int = 0, baseline: str | None = None) -> None:
+    def __init__(
+        self, text: str, cut: int = 0, baseline: str | None = None, moved: dict[str, str] | None = None
+    ) -> None:
         self.text = text
         self.cut = cut
         self.baseline = baseline
+        self.moved = moved
 
     def __repr__(self) -> str:
         return f"Filtered(cut={self.cut}, text={self.text!r})"

@@ -166,12 +166,12 @@ def apply(
         return bounded_raw(argv, raw, raw_text, exit_code, keep, "raw-error", err)
     if res is None:
         return bounded_raw(argv, raw, raw_text, exit_code, keep, "raw")
-    baseline = None
+    baseline = moved = None
     if isinstance(res, Filtered):
-        text, cut, baseline = res.text, res.cut, res.baseline
+        text, cut, baseline, moved = res.text, res.cut, res.baseline, res.moved
     else:
         text, cut = res, 0
-    return finish(argv, raw, raw_text, exit_code, ensure_newline(text), cut, keep, baseline)
+    return finish(argv, raw, raw_text, exit_code, ensure_newline(text), cut, keep, baseline, moved)
 
 
 def finish(
@@ -183,14 +183,18 @@ def finish(
     cut: int,
     keep: Keeper,
     baseline: str | None = None,
+    moved: dict[str, str] | None = None,
 ) -> Outcome:
-    """Add recovery and apply the fact and never-worse guards to a filter's text (against ``baseline`` if given)."""
+    """Add recovery and apply the fact and never-worse guards to a filter's text (against ``baseline`` if given).
+
+    ``moved``: the filter's report of the raw lines it regrouped (``Filtered.moved``), for the fact guard.
+    """
     base = raw_text if baseline is None else baseline
     restored = 0
     if may_lose_facts(base, text):
         from rtk import factguard
 
-        text, restored = factguard.restore(base, text, cut > 0)
+        text, restored = factguard.restore(base, text, cut > 0, moved if baseline is None else None)
     tee_path = keep(argv, raw) if tee.wanted(exit_code, cut, len(raw)) else None
     if cut > 0 and tee_path is None:
         # Never claim "+N more" for something the agent cannot get back.

@@ -57,7 +57,7 @@ def test_the_hook_reaches_them(command: str) -> None:
 def test_every_offense_location_is_kept(case: str) -> None:
     """Grouped per cop, each file:line:col of the raw output is still in the output, under its file."""
     raw = (FIXTURES / "rubocop" / f"{case}.raw").read_text(encoding="utf-8")
-    text = rubocop.rubocop(["rubocop"], raw, 1)
+    text = _text(rubocop.rubocop(["rubocop"], raw, 1))
     places = [m.groups() for m in map(_OFFENSE.match, raw.splitlines()) if m]
     assert places
     listed: set[tuple[str, str, str]] = set()
@@ -74,7 +74,7 @@ def test_every_offense_location_is_kept(case: str) -> None:
 
 def test_groups_count_and_keep_marks() -> None:
     raw = (FIXTURES / "rubocop" / "autocorrect.raw").read_text(encoding="utf-8")
-    text = rubocop.rubocop(["rubocop", "-a"], raw, 1)
+    text = _text(rubocop.rubocop(["rubocop", "-a"], raw, 1))
     assert "C: [Corrected] Style/StringLiterals: Prefer single-quoted strings" in text
     assert "(104 offenses)" in text and "(12 offenses)" in text
     assert "lib/report.rb:4:5: W: Lint/UselessAssignment: Useless assignment to variable - unused." in text
@@ -84,14 +84,14 @@ def test_groups_count_and_keep_marks() -> None:
 def test_second_message_line_of_a_syntax_offense_stays() -> None:
     """Lint/Syntax prints the parser version on a line of its own under the message: part of the message."""
     raw = (FIXTURES / "rubocop" / "syntax-error.raw").read_text(encoding="utf-8")
-    text = rubocop.rubocop(["rubocop", "bad.rb"], raw, 1)
+    text = _text(rubocop.rubocop(["rubocop", "bad.rb"], raw, 1))
     using = "(Using Ruby 2.6 parser; configure using TargetRubyVersion parameter, under AllCops)"
     assert f"bad.rb:2:3: E: Lint/Syntax: unexpected token tIDENTIFIER\n{using}\n" in text
     assert f"bad.rb:3:1: E: Lint/Syntax: unexpected token kEND\n{using}\n" in text
     assert "rows.sum" not in text and "^^^" not in text  # the echoed source and carets still go
     # the same two-line message at two places is one group with both places
     twice = raw.replace("unexpected token kEND", "unexpected token tIDENTIFIER")
-    text = rubocop.rubocop(["rubocop", "bad.rb"], twice, 1)
+    text = _text(rubocop.rubocop(["rubocop", "bad.rb"], twice, 1))
     assert f"E: Lint/Syntax: unexpected token tIDENTIFIER\n{using} (2 offenses)\n  bad.rb: 2:3 3:1" in text
 
 
@@ -107,7 +107,7 @@ def test_rubocop_errors_and_warnings_stay() -> None:
         "a.rb:1:1: C: Style/X: m.\nx\n^\nb.rb:2:3: C: Style/X: m.\ny\n  ^\n\n"
         "2 files inspected, 2 offenses detected\n"
     )
-    text = rubocop.rubocop(["rubocop"], raw, 1)
+    text = _text(rubocop.rubocop(["rubocop"], raw, 1))
     assert text == (
         "Warning: unrecognized cop or department Foo/Bar found in .rubocop.yml\n"
         "C: Style/X: m. (2 offenses)\n  a.rb: 1:1\n  b.rb: 2:3\n2 files inspected, 2 offenses detected\n"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from rtk.filterapi import Spec, Unrecognized
+from rtk.filterapi import Filtered, Spec, Unrecognized
 
 COMMANDS = ("rubocop",)
 
@@ -45,18 +45,19 @@ def select(argv: list[str]) -> Spec | None:
 class _Group:
     """One offense text (severity, mark such as ``[Correctable]``, cop, message): its locations in order, per file."""
 
-    __slots__ = ("first", "head", "places")
+    __slots__ = ("first", "head", "moved", "places")
 
     def __init__(self, first: str, head: str) -> None:
         self.first = first  # the offense line as printed, for a group of one
         self.head = head  # "C: [Correctable] Style/X: message"
         self.places: dict[str, list[str]] = {}
+        self.moved: dict[str, str] = {}  # each offense line -> its location prefix ("app/x.rb:3:5:")
 
     def count(self) -> int:
         return sum(len(v) for v in self.places.values())
 
 
-def rubocop(argv: list[str], output: str, exit_code: int) -> str:
+def rubocop(argv: list[str], output: str, exit_code: int) -> Filtered:
     lines = output.splitlines()
     if not any(_SUMMARY.match(ln) for ln in lines):
         raise Unrecognized("no rubocop summary line")
@@ -79,6 +80,7 @@ def rubocop(argv: list[str], output: str, exit_code: int) -> str:
             g = groups[head] = _Group("\n".join([ln, *more]), head)
             order.append(g)
         g.places.setdefault(m.group("file"), []).append(f"{m.group('line')}:{m.group('col')}")
+        g.moved[ln] = ln[: m.end("col") + 1]
 
     for ln in lines:
         m = _OFFENSE.match(ln)
@@ -97,6 +99,7 @@ def rubocop(argv: list[str], output: str, exit_code: int) -> str:
         order.append(ln)
     if pending is not None:
         close()
+    moved: dict[str, str] = {}  # the regrouped offense lines, reported to the fact guard (Filtered.moved)
     for item in order:
         if isinstance(item, str):
             out.append(item)
@@ -105,7 +108,8 @@ def rubocop(argv: list[str], output: str, exit_code: int) -> str:
         else:
             out.append(f"{item.head} ({item.count()} offenses)")
             out.extend(f"  {f}: {' '.join(places)}" for f, places in item.places.items())
+            moved.update(item.moved)
     text = "\n".join(out).strip("\n")
     while "\n\n" in text:
         text = text.replace("\n\n", "\n")
-    return text + "\n"
+    return Filtered(text + "\n", moved=moved or None)
