@@ -1,0 +1,34 @@
+"""Defects found by folding real logs the fold had never seen (tests/logdata, session "unseen"): one test each."""
+
+from __future__ import annotations
+
+from rtk.fold import fold_lines
+from rtk.fold.markers import access, is_marker
+
+
+def _timed(n: int, status: int, path: str) -> str:
+    """A request line whose status comes after a slash-separated timing field, the request quoted at the end."""
+    return (
+        f"127.0.0.1:{40000 + n} [24/Nov/2026:18:10:{n % 60:02d}.{n % 1000:03d}] web app/s1 0/0/0/{n % 7}/{n % 7} "
+        f'{status} {200 + n % 50} - - ---- 1/1/0/0/0 0/0 "GET {path} HTTP/1.1"'
+    )
+
+
+def test_a_failed_request_with_the_status_before_the_request_is_a_marker() -> None:
+    assert access(_timed(3, 404, "/wp-admin/")) == ("/wp-admin/", "404")
+    assert is_marker(_timed(3, 404, "/wp-admin/"))
+    assert is_marker(_timed(4, 503, "/legacy/ports"))
+    assert not is_marker(_timed(5, 200, "/index.html"))
+    # a quoted string at the end of a line with no timing field before a status is no request
+    assert access('job 12/3 done 404 items "GET /x HTTP/1.1"') is None
+
+
+def test_failed_timed_requests_stay_whole_and_are_counted() -> None:
+    lines = [_timed(i, 200, f"/api/v/{i % 5}") for i in range(400)]
+    lines[100] = _timed(100, 500, "/cgi-bin/report.py?year=1999")
+    lines[250] = _timed(250, 404, "/.git/config")
+    out, f = fold_lines(lines)
+    assert lines[100] in out and lines[250] in out
+    summary = [ln for ln in out if ln.startswith("… access log:")]
+    assert summary and "status 200 ×398, 404 ×1, 500 ×1" in summary[0]
+    assert f.folded > 380
