@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from rtk.fold import fold_lines
+from pathlib import Path
+
+from rtk.fold import fold_lines, folder, looks_like_log
 from rtk.fold.markers import access, is_marker
 
 
@@ -32,3 +34,16 @@ def test_failed_timed_requests_stay_whole_and_are_counted() -> None:
     summary = [ln for ln in out if ln.startswith("… access log:")]
     assert summary and "status 200 ×398, 404 ×1, 500 ×1" in summary[0]
     assert f.folded > 380
+
+
+def test_a_log_whose_timestamp_follows_a_short_field_is_a_log() -> None:
+    # ``pid:role DD Mon YYYY HH:MM:SS.mmm`` (a daemon writing its own log file), three kinds of line in turn:
+    # no template covers half of them, so only the timestamp after the first field says it is a log.
+    kinds = ("- Accepted 127.0.0.1:{n}", "- Client closed connection id={n} fd=8", "* Saved {n} keys to disk")
+    lines = [f"{100 + n % 3}:M 24 Nov 2026 18:09:{n % 60:02d}.{n:03d} " + kinds[n % 3].format(n=n) for n in range(300)]
+    assert looks_like_log(lines)
+    hosts = [f"web{n % 4} 2026-11-24T07:00:{n % 60:02d}Z " + kinds[n % 3].format(n=n) for n in range(300)]
+    assert looks_like_log(hosts)
+    # a short field then words is no timestamp: a config or source file stays byte-exact
+    source = Path(folder.__file__).read_text(encoding="utf-8").splitlines()
+    assert not looks_like_log(source)

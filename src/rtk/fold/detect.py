@@ -10,10 +10,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-# A log line starts with a timestamp, a level, a syslog/kernel/glog/logcat prefix or a client address.
+# A log line starts with a timestamp, a level, a syslog/kernel/glog/logcat prefix or a client address;
+# or with one short field (a pid, ``pid:role``, a host or program name) and then a timestamp
+# (``28080:M 24 Nov 2026 18:09:41.330 * Ready``, ``api 2026-11-24T07:00:01Z ...``).
+_STAMP = r"\[?(?:\d{4}-\d{2}-\d{2}[T _]\d|\d{4}/\d{2}/\d{2} \d|\d{1,2} \w{3} \d{4} \d{2}:\d{2}:\d{2})"
 _START = recache.pattern(
     r"\s*(?:\[?\d{4}-\d{2}-\d{2}[T _]\d|\[?\d{4}/\d{2}/\d{2} \d|\[?\d{1,2}/\w{3}/\d{4}"
-    r"|\w{3} [ \d]\d \d{2}:\d{2}:\d{2}|\[?\d{2}:\d{2}:\d{2}|\[\s*\d+\.\d+\]|<\d>|[IWEFD]\d{4} \d"
+    r"|\d{1,2} \w{3} \d{4} \d{2}:\d{2}:\d{2}|[\w.:@/-]{1,32} "
+    + _STAMP
+    + r"|\w{3} [ \d]\d \d{2}:\d{2}:\d{2}|\[?\d{2}:\d{2}:\d{2}|\[\s*\d+\.\d+\]|<\d>|[IWEFD]\d{4} \d"
     r"|\d{1,3}(?:\.\d{1,3}){3} |\[?(?i:trace|debug|info|notice|warn(?:ing)?|error|fatal|critical|severe)\b"
     r"|[VDIWEF]/\w|\d{10}(?:\.\d+)?\s|(?:time|ts|level)=)"
 )
