@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from rtk.fold import fold_lines, folder, looks_like_log
+from rtk.fold import data_kind, fold_lines, fold_output, folder, looks_like_log
 from rtk.fold.markers import access, is_marker
 
 
@@ -47,3 +48,31 @@ def test_a_log_whose_timestamp_follows_a_short_field_is_a_log() -> None:
     # a short field then words is no timestamp: a config or source file stays byte-exact
     source = Path(folder.__file__).read_text(encoding="utf-8").splitlines()
     assert not looks_like_log(source)
+
+
+def _event(n: int, level: object, msg: str = "request completed") -> str:
+    lvl = json.dumps(level)
+    return f'{{"level":{lvl},"time":{1795544483000 + n},"pid":17826,"reqId":"req-{n}","responseTime":{n % 9}.5,"msg":"{msg}"}}'
+
+
+def test_a_json_lines_log_with_a_level_and_a_message_is_a_log_not_data() -> None:
+    events = [_event(n, 30) for n in range(300)]
+    assert data_kind(events) is None and looks_like_log(events)
+    records = [json.dumps({"id": n, "name": f"vessel-{n}", "speed": n % 23}) for n in range(300)]
+    assert data_kind(records) == "json" and not looks_like_log(records)  # data stays data
+    assert fold_output(records) is None
+
+
+def test_a_json_event_above_info_stays_whole_whatever_its_level_looks_like() -> None:
+    # pino/bunyan numbers (40 warn, 50 error, 60 fatal): the line is shaped like the info lines but for digits
+    lines = [_event(n, 30) for n in range(400)]
+    lines[120] = _event(120, 40)
+    lines[200] = _event(200, 50, "request errored")
+    lines[330] = _event(330, 60, "shutting down")
+    lines[350] = _event(350, "warn")
+    lines[360] = _event(360, "ERROR")
+    out, f = fold_lines(lines)
+    for n in (120, 200, 330, 350, 360):
+        assert lines[n] in out
+    assert _event(121, 30) not in out and f.folded > 380
+    assert not is_marker(_event(5, 30)) and not is_marker(_event(5, "info"))

@@ -7,7 +7,7 @@ from collections import deque
 from rtk import recache
 from rtk.fold.group import Group, render_fold
 from rtk.fold.held import count_held, put_back
-from rtk.fold.markers import Blocks, access, access_hint, has_hint, is_location, is_marker
+from rtk.fold.markers import Blocks, access, access_hint, has_hint, is_location, is_marker, level_in_digits
 from rtk.fold.mask import mask, spans, tokens
 from rtk.fold.miner import Miner, Template
 from rtk.fold.requests import Requests
@@ -306,7 +306,8 @@ class Folder:
         if long:
             masks[-1] = "<…>"
         t, key, sig = self._template(masks)
-        if shape is not None and not long and not _DIGIT.search("".join(sig)):  # a digit in a constant: not by shape
+        # a digit in a constant, or a level in digits (pino's "level":30 and "level":50): not by shape
+        if shape is not None and not long and not _DIGIT.search("".join(sig)) and not level_in_digits(line):
             if len(self._fast) > FAST:
                 self._fast.clear()
             simple = '"' not in line and "'" not in line

@@ -27,6 +27,12 @@ _NOTHING = recache.pattern(
     r"(?i)\b(?:0|no|zero|without)\s+(?:\w+\s+)?(?:errors?|warnings?|failures?|failed)\b"
     r"|\b(?:errors?|warnings?|failures?|failed)\s*[=:]\s*0\b"
 )
+# A structured (JSON) log's level: a name, or pino/bunyan's number (40 warn, 50 error, 60 fatal).
+_JSON_LEVEL = recache.pattern(
+    r'"(?:level|severity|lvl|levelname|@l|log\.level)"\s*:\s*(?:[456]0\b|"(?i:warn(?:ing)?|error|err|fatal'
+    r'|crit(?:ical)?|alert|emerg(?:ency)?|panic|severe)")'
+)
+_JSON_NUMBER = recache.pattern(r'"level"\s*:\s*\d')
 # Access logs: "GET /x HTTP/1.1" 404 ... (common/combined), or the status after a slash-separated timing
 # field and the request quoted at the end of the line (``0/0/0/1/1 404 396 ... "GET /x HTTP/1.1"``,
 # HAProxy's HTTP log format).
@@ -62,6 +68,8 @@ def is_marker(line: str) -> bool:
     """Whether ``line`` carries a warning, error, failure or panic marker (in any common spelling)."""
     if line[:1] in "WEF<" and _LEVEL.search(line):
         return True
+    if line[:1] == "{" and _JSON_LEVEL.search(line):
+        return True
     if ":  " in line and _LEVEL.search(line):
         return True
     if access_hint(line):
@@ -92,6 +100,11 @@ _HINTS = (*_KEYS, "detail:  ", "hint:  ", "statement:  ", "context:  ", " w/", "
 def has_hint(line: str) -> bool:
     """Whether ``line`` holds a hint (any case): only such a line can be a marker unless it starts like one."""
     return any(map(line.lower().__contains__, _HINTS))
+
+
+def level_in_digits(line: str) -> bool:
+    """Whether ``line`` is a JSON log event with a numeric level: lines alike but for digits differ in level."""
+    return line[:1] == "{" and _JSON_NUMBER.search(line) is not None
 
 
 def is_location(line: str) -> bool:
