@@ -7,6 +7,7 @@ from pathlib import Path
 
 from rtk.fold import data_kind, fold_lines, fold_output, folder, looks_like_log
 from rtk.fold.markers import access, is_marker
+from rtk.fold.mask import mask
 
 
 def _timed(n: int, status: int, path: str) -> str:
@@ -76,3 +77,20 @@ def test_a_json_event_above_info_stays_whole_whatever_its_level_looks_like() -> 
         assert lines[n] in out
     assert _event(121, 30) not in out and f.folded > 380
     assert not is_marker(_event(5, 30)) and not is_marker(_event(5, "info"))
+
+
+def test_caret_underlines_of_any_width_are_one_kind_of_line() -> None:
+    # gcc/clang/rustc point at code with an underline as wide as the code: the width is a variable field
+    for tok in ("^", "~~^~~~", "^~~~~~~~", "^^^^^^^^^^^^"):
+        assert mask(tok) == "<caret>"
+    assert mask("~~~") == "~~~" and mask("^C") == "^C" and mask("x^2") == "x^2"
+    lines = []
+    for n in range(120):
+        lines += [
+            f"src/m{n % 7}.c:{n + 10}:{n % 30 + 1}: note: here",
+            f"  {n + 10} |     x = y{n};",
+            "      |" + " " * (n % 30) + "~" * (n % 3) + "^" + "~" * (n % 5),
+        ]
+    out, _ = fold_lines(lines)
+    carets = [ln for ln in out if ln.startswith("… ") and "| <caret>" in ln]
+    assert len(carets) == 1 and int(carets[0].split()[1]) >= 100  # before: one fold per width
