@@ -20,6 +20,8 @@ def _ref_data_kind(lines: list[str]) -> str | None:
     if not body:
         return None
     first = body[0].strip()
+    if first[:1] == "{" and _ref_json_log(body):  # a structured log (JSON lines with a level and a message)
+        return None
     if first[:1] == "{" or (
         first[:1] == "[" and (first == "[" or (first[-1:] in ']}[{,"' and first[1:2] in '[{"]0123456789-tfn '))
     ):
@@ -35,6 +37,19 @@ def _ref_data_kind(lines: list[str]) -> str | None:
     if _ref_aligned(body):
         return "table"
     return None
+
+
+def _ref_json_log(body: list[str]) -> bool:
+    def event(ln: str) -> bool:
+        s = ln.strip()
+        return (
+            s[:1] == "{"
+            and s[-1:] == "}"
+            and any(k in s for k in detect._LEVEL_KEYS)
+            and any(k in s for k in detect._MSG_KEYS)
+        )
+
+    return len(body) >= 20 and sum(1 for ln in body if event(ln)) >= 0.9 * len(body)
 
 
 def _ref_aligned(body: list[str]) -> bool:
@@ -58,7 +73,7 @@ def _ref_looks_like_log(lines: list[str]) -> bool:
     body = [ln for ln in lines if ln.strip()]
     if len(body) < 20 or _ref_data_kind(body) is not None:
         return False
-    if sum(1 for ln in body if detect._START.match(ln)) >= 0.6 * len(body):
+    if sum(1 for ln in body if detect._START.match(ln)) >= 0.6 * len(body) or _ref_json_log(body):
         return True
     m = Miner()
     for ln in body:

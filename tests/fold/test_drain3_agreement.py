@@ -54,6 +54,12 @@ def pairwise_f1(a: list[int], b: list[int]) -> float:
     return 2 * p * r / (p + r) if p + r else 1.0
 
 
+# Logs where the pairwise F1 is below 0.9 because drain3 merges what ours rightly keeps apart (each has a
+# test below showing the lines): apt-get-install-s, where drain3 makes one template of packages from the
+# main archive (``Debian:12.15/oldstable``) and from the security archive (``Debian-Security:12/...``).
+DIVERGE = {"apt-get-install-s"}
+
+
 def test_the_miners_agree_on_the_great_majority_of_lines() -> None:
     total = agree = 0.0
     for path in LOGS:
@@ -64,7 +70,7 @@ def test_the_miners_agree_on_the_great_majority_of_lines() -> None:
         )
         total += len(a)
         agree += ga * len(a)
-        assert f1 >= 0.9, path.stem
+        assert (f1 < 0.9) == (path.stem in DIVERGE), path.stem  # an exception that no longer holds goes
     print(f"overall grouping accuracy {agree / total:.3f} over {int(total)} lines")
     assert agree / total >= 0.9
 
@@ -79,6 +85,20 @@ def test_where_they_differ_drain3_merges_an_error_with_a_shutdown_notice() -> No
     assert a[err] != a[bye]  # ours: two kinds of line
     common = {t for t in tokens(lines[err]) if not any(c.isdigit() for c in t)} & set(tokens(lines[bye]))
     assert common == {"UTC"}  # all they share beyond the variable fields
+
+
+def test_where_they_differ_drain3_merges_security_updates_with_the_main_archive() -> None:
+    # drain3 counts the masked version field as a match: a package from the security archive and one from
+    # the main archive become one template (folded, an agent would not see which updates are security ones).
+    a, b, lines = both(next(p for p in LOGS if p.stem == "apt-get-install-s"))
+    sec = next(
+        i
+        for i, ln in enumerate(lines)
+        if ln.startswith("Inst ") and " Debian-Security:12/oldstable-security [all])" in ln
+    )
+    main = next(i for i, ln in enumerate(lines) if ln.startswith("Inst ") and " Debian:12.15/oldstable [amd64])" in ln)
+    assert b[sec] == b[main]
+    assert a[sec] != a[main]
 
 
 def test_every_other_difference_is_drain3_merging_what_ours_keeps_apart() -> None:

@@ -10,10 +10,15 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-# A log line starts with a timestamp, a level, a syslog/kernel/glog/logcat prefix or a client address.
+# A log line starts with a timestamp, a level, a syslog/kernel/glog/logcat prefix or a client address;
+# or with one short field (a pid, ``pid:role``, a host or program name) and then a timestamp
+# (``28080:M 24 Nov 2026 18:09:41.330 * Ready``, ``api 2026-11-24T07:00:01Z ...``).
+_STAMP = r"\[?(?:\d{4}-\d{2}-\d{2}[T _]\d|\d{4}/\d{2}/\d{2} \d|\d{1,2} \w{3} \d{4} \d{2}:\d{2}:\d{2})"
 _START = recache.pattern(
     r"\s*(?:\[?\d{4}-\d{2}-\d{2}[T _]\d|\[?\d{4}/\d{2}/\d{2} \d|\[?\d{1,2}/\w{3}/\d{4}"
-    r"|\w{3} [ \d]\d \d{2}:\d{2}:\d{2}|\[?\d{2}:\d{2}:\d{2}|\[\s*\d+\.\d+\]|<\d>|[IWEFD]\d{4} \d"
+    r"|\d{1,2} \w{3} \d{4} \d{2}:\d{2}:\d{2}|[\w.:@/-]{1,32} "
+    + _STAMP
+    + r"|\w{3} [ \d]\d \d{2}:\d{2}:\d{2}|\[?\d{2}:\d{2}:\d{2}|\[\s*\d+\.\d+\]|<\d>|[IWEFD]\d{4} \d"
     r"|\d{1,3}(?:\.\d{1,3}){3} |\[?(?i:trace|debug|info|notice|warn(?:ing)?|error|fatal|critical|severe)\b"
     r"|[VDIWEF]/\w|\d{10}(?:\.\d+)?\s|(?:time|ts|level)=)"
 )
@@ -27,6 +32,8 @@ def data_kind(lines: list[str]) -> str | None:
     if not body:
         return None
     first = body[0].strip()
+    if first[:1] == "{" and json_log(body):
+        return None
     # JSON opens with an object, or an array whose first line is only "[" or ends like JSON; a log
     # line that merely starts with a bracket (``[    0.000000] Linux``, ``[INFO] Building``) is not.
     if first[:1] == "{" or (
@@ -44,6 +51,37 @@ def data_kind(lines: list[str]) -> str | None:
     if _aligned(body):
         return "table"
     return None
+
+
+# A structured log writes one JSON object a line with its level and its message (pino, bunyan, structlog,
+# logrus/zap/slog JSON, python-json-logger, Serilog compact): each line is a log event, not a document.
+_LEVEL_KEYS = (
+    '"level":',
+    '"level": ',
+    '"severity":',
+    '"severity": ',
+    '"lvl":',
+    '"levelname":',
+    '"levelname": ',
+    '"@l":',
+    '"log.level":',
+)
+_MSG_KEYS = ('"msg":', '"msg": ', '"message":', '"message": ', '"@m":', '"@mt":', '"event":', '"event": ')
+
+
+def json_log(body: list[str]) -> bool:
+    """Whether 90% of the lines are one-line JSON objects that each name a level and a message (a structured log)."""
+
+    def event(ln: str) -> bool:
+        s = ln.strip()
+        return (
+            s[:1] == "{"
+            and s[-1:] == "}"
+            and any(map(s.__contains__, _LEVEL_KEYS))
+            and any(map(s.__contains__, _MSG_KEYS))
+        )
+
+    return len(body) >= 20 and _most(event, body, 0.9)
 
 
 _GAP = recache.pattern(r"  +(?=\S)")
@@ -93,7 +131,7 @@ def looks_like_log(lines: list[str]) -> bool:
     body = [ln for ln in lines if ln.strip()]
     if len(body) < 20 or data_kind(body) is not None:
         return False
-    if _most(_START.match, body, 0.6):
+    if _most(_START.match, body, 0.6) or json_log(body):
         return True
     m = Miner()
     for ln in body:

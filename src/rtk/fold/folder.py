@@ -7,7 +7,7 @@ from collections import deque
 from rtk import recache
 from rtk.fold.group import Group, render_fold
 from rtk.fold.held import count_held, put_back
-from rtk.fold.markers import Blocks, access, has_hint, is_location, is_marker
+from rtk.fold.markers import Blocks, access, access_hint, has_hint, is_location, is_marker, level_in_digits
 from rtk.fold.mask import mask, spans, tokens
 from rtk.fold.miner import Miner, Template
 from rtk.fold.requests import Requests
@@ -151,7 +151,7 @@ class Folder:
                 ):
                     take(no, line)
                     continue
-                if '" ' in line and (hit := access(line)) is not None:
+                if access_hint(line) and (hit := access(line)) is not None:
                     if hit[1][0] in "45":
                         take(no, line)  # a failed request: a marker
                         continue
@@ -306,11 +306,12 @@ class Folder:
         if long:
             masks[-1] = "<…>"
         t, key, sig = self._template(masks)
-        if shape is not None and not long and not _DIGIT.search("".join(sig)):  # a digit in a constant: not by shape
+        # a digit in a constant, or a level in digits (pino's "level":30 and "level":50): not by shape
+        if shape is not None and not long and not _DIGIT.search("".join(sig)) and not level_in_digits(line):
             if len(self._fast) > FAST:
                 self._fast.clear()
             simple = '"' not in line and "'" not in line
-            self._fast[shape] = (t, key, sig, simple, '" ' in line, spans(line))
+            self._fast[shape] = (t, key, sig, simple, access_hint(line), spans(line))
         self._grouped(no, line, raw, t, key, sig)
 
     def _grouped(self, no: int, line: str, raw: list[str], t: Template, key: int, sig: tuple[str, ...]) -> None:
@@ -407,7 +408,7 @@ class Folder:
         self.folded += len(mid)
 
     def _access(self, line: str) -> None:
-        if '" ' not in line:
+        if not access_hint(line):
             return
         hit = access(line)
         if hit is not None:

@@ -27,8 +27,17 @@ _NOTHING = recache.pattern(
     r"(?i)\b(?:0|no|zero|without)\s+(?:\w+\s+)?(?:errors?|warnings?|failures?|failed)\b"
     r"|\b(?:errors?|warnings?|failures?|failed)\s*[=:]\s*0\b"
 )
-# Access logs: "GET /x HTTP/1.1" 404 ...
+# A structured (JSON) log's level: a name, or pino/bunyan's number (40 warn, 50 error, 60 fatal).
+_JSON_LEVEL = recache.pattern(
+    r'"(?:level|severity|lvl|levelname|@l|log\.level)"\s*:\s*(?:[456]0\b|"(?i:warn(?:ing)?|error|err|fatal'
+    r'|crit(?:ical)?|alert|emerg(?:ency)?|panic|severe)")'
+)
+_JSON_NUMBER = recache.pattern(r'"level"\s*:\s*\d')
+# Access logs: "GET /x HTTP/1.1" 404 ... (common/combined), or the status after a slash-separated timing
+# field and the request quoted at the end of the line (``0/0/0/1/1 404 396 ... "GET /x HTTP/1.1"``,
+# HAProxy's HTTP log format).
 _ACCESS = recache.pattern(r'"(?:[A-Z]+) (\S+)(?: HTTP/[\d.]+)?" ([1-5]\d\d) ')
+_ACCESS_TIMED = recache.pattern(r'(?:-?\d+/){2,}-?\d+ ([1-5]\d\d) .*"[A-Z]+ (\S+)(?: HTTP/[\d.]+)?"$')
 
 # Starts of multi-line blocks, kept whole with the lines that continue them.
 _BLOCK = recache.pattern(
@@ -59,11 +68,13 @@ def is_marker(line: str) -> bool:
     """Whether ``line`` carries a warning, error, failure or panic marker (in any common spelling)."""
     if line[:1] in "WEF<" and _LEVEL.search(line):
         return True
+    if line[:1] == "{" and _JSON_LEVEL.search(line):
+        return True
     if ":  " in line and _LEVEL.search(line):
         return True
-    if '" ' in line:
-        m = _ACCESS.search(line)
-        if m is not None and m.group(2)[0] in "45":
+    if access_hint(line):
+        hit = access(line)
+        if hit is not None and hit[1][0] in "45":
             return True
     low = line.lower()
     for k in _KEYS:
@@ -91,15 +102,29 @@ def has_hint(line: str) -> bool:
     return any(map(line.lower().__contains__, _HINTS))
 
 
+def level_in_digits(line: str) -> bool:
+    """Whether ``line`` is a JSON log event with a numeric level: lines alike but for digits differ in level."""
+    return line[:1] == "{" and _JSON_NUMBER.search(line) is not None
+
+
 def is_location(line: str) -> bool:
     """Whether ``line`` only says where something is (`` --> src/main.rs:4:9``): it goes with a marker before it."""
     return line[:1] in " \tFa-" and _LOCATION.match(line) is not None
 
 
+def access_hint(line: str) -> bool:
+    """Whether ``line`` may be an access-log line (a quoted request followed by a blank or ending it)."""
+    return '" ' in line or line[-1:] == '"'
+
+
 def access(line: str) -> tuple[str, str] | None:
     """``(path, status)`` of an access-log line, else None."""
     m = _ACCESS.search(line)
-    return None if m is None else (m.group(1), m.group(2))
+    if m is not None:
+        return m.group(1), m.group(2)
+    if line[-1:] == '"' and (m := _ACCESS_TIMED.search(line)) is not None:
+        return m.group(2), m.group(1)
+    return None
 
 
 # What a log collector puts before each line of a program's output: a journal/syslog prefix

@@ -25,6 +25,8 @@ _KINDS: tuple[tuple[str, str], ...] = (  # only their union is compiled: one com
     ("<path>", r"(?:[A-Za-z]:)?(?:\.{0,2}/|~/)[\w@%+=:,.~/-]*|[\w.-]+(?:/[\w@%+=:,.~-]+)+/?"),
     ("<url>", r"[a-z][a-z0-9+.-]*://\S+"),
     ("<id>", r"(?=[\w.-]*\d)(?=[\w.-]*[A-Za-z])[\w.-]{6,}|\d\w*"),
+    # a compiler's caret underline (``^``, ``~~^~~~``, ``^~~~~~``): its width is the code it points at
+    ("<caret>", r"~*\^[~^]*"),
 )
 _ONE = recache.pattern("|".join(f"(?P<k{i}>{p})" for i, (_, p) in enumerate(_KINDS)))
 _NAMES = {f"k{i}": name for i, (name, _) in enumerate(_KINDS)}
