@@ -156,3 +156,30 @@ def test_rewritten_read_feeding_head_or_tail_gives_the_files_own_lines(tmp_path:
     want = subprocess.run(["/bin/sh", "-c", cmd], capture_output=True, check=True).stdout
     got = subprocess.run(["/bin/sh", "-c", rtk_line], capture_output=True, check=True).stdout
     assert got == want and b"[rtk]" not in got
+
+
+_BROKEN = {
+    "decide": "import rtk.fold.detect as m; m.looks_like_log = lambda *a: 1 / 0",
+    "fold": "import rtk.fold as m; m.Folder.feed_lines = lambda *a: 1 / 0",
+    "import": "import sys; sys.modules['rtk.commands._readfold'] = None",
+}
+
+
+@pytest.mark.parametrize("broken", sorted(_BROKEN))
+@pytest.mark.parametrize("stdin", [False, True])
+def test_a_broken_fold_prints_the_exact_bytes(tmp_path: Path, broken: str, stdin: bool) -> None:
+    """Fail open: the fold's own code failing (a damaged install, a bug) leaves the file printed whole.
+
+    It printed ``rtk: internal error`` and nothing of the file.
+    """
+    f = _log(tmp_path)
+    code = f"{_BROKEN[broken]}; import sys; from rtk.__main__ import main; sys.exit(main())"
+    args = ["read", "-"] if stdin else ["read", str(f)]
+    p = subprocess.run(
+        [sys.executable, "-c", code, *args],
+        input=f.read_bytes() if stdin else None,
+        capture_output=True,
+        env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "d")},
+    )
+    assert (p.returncode, p.stdout) == (0, f.read_bytes()), p.stderr[-300:]
+    assert b"Traceback" not in p.stderr

@@ -312,12 +312,18 @@ def _folded(
     ``lo``: where the file's content starts; the fold's line ranges count from there, so a
     tail window's ranges are the file's own line numbers (``rtk read FILE --lines A-B``).
     """
-    from rtk.commands import _readfold
+    got = [sniffed] if sniffed else []
+    try:  # fail open: a broken fold (a damaged install, a bug) prints the file's exact bytes
+        from rtk.commands import _readfold
 
-    got, long = _readfold.sample(f, sniffed, fold)
+        got, long = _readfold.sample(f, sniffed, fold)
+        folds = long and _readfold.decide(name, got)
+    except Exception as e:  # any failure of the fold's own code
+        _say(name, f"the fold failed ({type(e).__name__}: {e}): printed exact")
+        return _chain(got, _window.chunks(f))
     if not long:
         return _chain(got, _window.chunks(f))
-    if not _readfold.decide(name, got):
+    if not folds:
         _say(name, f"over read.fold_min_lines ({fold}) lines but source code, data or not log-like: not folded")
         return _chain(got, _window.chunks(f))
     first = 1
@@ -343,10 +349,17 @@ def _folded(
             raw.add(b)
             yield b
 
-    if held is None:
-        done, _ = _readfold.fold(name, counted(), write, first)
-    else:
-        done, _ = _readfold.fold("stdin", counted(), write, 1, held.recover)
+    try:  # the fold prints nothing before it is done: on a failure the exact bytes follow
+        if held is None:
+            done, _ = _readfold.fold(name, counted(), write, first)
+        else:
+            done, _ = _readfold.fold("stdin", counted(), write, 1, held.recover)
+    except Exception as e:  # any failure of the fold's own code
+        _say(name, f"the fold failed ({type(e).__name__}: {e}): printed exact")
+        if held is not None:
+            return held.replay()
+        f.seek(start)
+        return _window.chunks(f)
     again = "--raw, or --lines A-B" if held is None else "the recovery file named in the header, with --lines A-B"
     if done:
         o.folded_raw += raw.total()
