@@ -90,6 +90,25 @@ def test_unrecognized_long_output_is_bounded_with_recovery(
     assert saved.count("\n") == 1000
 
 
+def test_a_failing_fold_in_the_fallback_still_prints_the_output(
+    testfilters: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """The raw fallback is where a failing filter lands: a failing fold there gave 'internal error' and nothing."""
+    from rtk import fold
+
+    def broken(lines: list[str]) -> None:
+        raise ZeroDivisionError
+
+    monkeypatch.setattr(fold, "fold_output", broken)
+    body = 'i=1; while [ $i -le 1000 ]; do echo "line $i"; i=$((i+1)); done; exit 3'
+    code = rtk(testfilters, monkeypatch, body, "unrec")
+    out, _ = capfd.readouterr()
+    lines = out.splitlines()
+    assert code == 3
+    assert lines[0] == "line 1" and "line 1000" in lines and "lines omitted" in out
+    assert lines[-1].startswith("[rtk] full output: rtk recall ")
+
+
 def test_bounding_that_would_cost_more_shows_all_of_it() -> None:
     """Just over the line limit, with short lines: the omission mark and hint outweigh the cut."""
     limit = int(config.get("limits.passthrough_max_lines"))

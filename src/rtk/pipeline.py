@@ -115,7 +115,10 @@ def bounded_raw(
         return Outcome(ensure_newline(raw_text), raw_text, mode, 0, None, error)
     from rtk import fold  # each kind of line once, anomalies whole (JSON/YAML: head and tail, as before)
 
-    folded = fold.fold_output(lines)
+    try:  # this is the fail-open path itself: a failing fold gives the head and tail cut
+        folded = fold.fold_output(lines)
+    except Exception:
+        folded = None
     restored = 0
     if folded is not None:
         kept, omitted = folded
