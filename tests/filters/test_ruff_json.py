@@ -14,11 +14,12 @@ from rtk import run as rtk_run
 from rtk.filterapi import Unrecognized
 from rtk.filters.python import ruff
 
-CASES = ("json-flag", "json-config", "json-config-unrecognized")
+CASES = ("json-flag", "json-config", "json-config-unrecognized", "json-config-warning")
 
 
 def diagnostics(case: str) -> list[dict[str, object]]:
-    items = json.loads((FIXTURES / f"ruff-check/{case}.raw").read_text())
+    text = (FIXTURES / f"ruff-check/{case}.raw").read_text()
+    items = json.loads(text[text.index("\n[") + 1 :] if not text.startswith("[") else text)
     assert items  # a real report with diagnostics
     return list(items)
 
@@ -41,6 +42,14 @@ def test_every_diagnostic_keeps_code_location_and_message(case: str) -> None:
     assert sum(1 for ln in lines if ln.endswith("\terror")) == n  # one line each, no more
     assert '"end_location"' not in out.text and '"edits"' not in out.text
     assert out.out_tokens * 100 <= out.raw_tokens * 25  # at least 75% saved
+
+
+def test_ruffs_own_warning_before_the_report_is_kept_whole() -> None:
+    out = run(load(FIXTURES / "ruff-check/json-config-warning.toml"))
+    lines = out.text.splitlines()
+    assert lines[0].startswith("warning: The top-level linter settings are deprecated")
+    assert lines[1] == "  - 'select' -> 'lint.select'"
+    assert lines[-2] == "ruff check: 10 diagnostics in 1 file, 3 fixable with --fix ([*])"
 
 
 def test_summary_counts_what_ruffs_text_report_counts() -> None:

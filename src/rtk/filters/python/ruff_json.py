@@ -2,7 +2,7 @@
 
 Recognised by its content, whatever the command line says: a JSON array whose items
 each hold ``code``, ``filename``, ``location`` (``row``, ``column``) and ``message``,
-possibly after ruff's own ``warning:``/``error:`` lines. Each diagnostic prints as in
+possibly after ruff's own ``warning:``/``error:`` messages (kept whole). Each diagnostic prints as in
 ruff's concise text (``path:row:col: CODE [*] message``, ``[*]`` for a safe fix), then
 its severity in a tab-separated column (``severity`` in the header line), so the JSON
 fact guard finds each row's severity. A diagnostic that none of its own values tells
@@ -52,7 +52,8 @@ def read(output: str) -> tuple[list[dict[str, Any]], list[str]] | None:
     """(the report's items, ruff's own warning/error lines before it); None if this is no JSON report."""
     notes: list[str] = []
     rest = output
-    while rest.startswith(("warning: ", "error: ")):
+    # ruff's own messages (a deprecated setting...) come first on stderr; their lines go on indented
+    while rest.startswith(("warning: ", "error: ")) or (notes and rest.startswith(" ")):
         nl = rest.find("\n")
         if nl < 0:
             return None
