@@ -100,7 +100,12 @@ def ensure_newline(text: str) -> str:
 def bounded_raw(
     argv: list[str], raw: bytes, raw_text: str, exit_code: int, keep: Keeper, mode: str, error: str | None = None
 ) -> Outcome:
-    """The raw output, shown whole if short, else folded (data: head and tail) with a recovery hint."""
+    """The raw output, shown whole if short, else folded with a recovery hint.
+
+    Data is not folded into templates: JSON goes through the JSON view (``json_view``), YAML and
+    JSON that does not parse are cut by head and tail. Whatever the cut, the fact guard puts back
+    the lines (or JSON values) holding a fact it left out.
+    """
     limit = int(config.get("limits.passthrough_max_lines"))
     lines = split_lines(raw_text)
     tee_path = None
@@ -115,24 +120,27 @@ def bounded_raw(
         return Outcome(ensure_newline(raw_text), raw_text, mode, 0, None, error)
     from rtk import fold  # each kind of line once, anomalies whole (JSON/YAML: head and tail, as before)
 
-    try:  # this is the fail-open path itself: a failing fold gives the head and tail cut
-        folded = fold.fold_output(lines)
+    try:  # this is the fail-open path itself: a failing fold or view gives the head and tail cut
+        folded = fold.fold_output(lines) or json_view(raw_text)
     except Exception:
         folded = None
-    restored = 0
     if folded is not None:
         kept, omitted = folded
-        text = "\n".join(kept) + "\n"
-        if may_lose_facts(raw_text, text):  # the fact guard, as for any filter's output
-            from rtk import factguard
-
-            text, restored = factguard.restore(raw_text, text, True)
-        text = ensure_newline(text) + tee.hint(tee_path)
-    else:
+    else:  # YAML, or JSON that does not parse: head and tail
         head = limit // 4
         tail = limit - head
         omitted = len(lines) - head - tail
-        text = "\n".join([*lines[:head], f"[rtk] ... {omitted} lines omitted ...", *lines[-tail:], tee.hint(tee_path)])
+        kept = [*lines[:head], f"[rtk] ... {omitted} lines omitted ...", *lines[-tail:]]
+    text = "\n".join(kept) + "\n"
+    restored = 0
+    if may_lose_facts(raw_text, text):  # the fact guard, as for any filter's output: no cut loses a problem line
+        from rtk import factguard
+
+        try:
+            text, restored = factguard.restore(raw_text, text, True)
+        except Exception:  # a cut no guard vouched for is not shown: all of it is
+            return Outcome(ensure_newline(raw_text), raw_text, mode, 0, tee_path, error)
+    text = ensure_newline(text) + tee.hint(tee_path)
     shown = text + "\n"
     ok, raw_tok, out_tok = smaller(shown, raw_text)
     if not ok:  # a few short lines cut: the marks cost more
@@ -142,6 +150,20 @@ def bounded_raw(
         res._tokens = (raw_tok, out_tok)
     res.restored = restored
     return res
+
+
+def json_view(raw_text: str) -> tuple[list[str], int] | None:
+    """A JSON document in the compact JSON view (``rtk json``): its lines and the items left out; None if not JSON."""
+    if raw_text.lstrip()[:1] not in ("{", "["):
+        return None
+    from rtk.filters import jsonview
+
+    try:
+        value = jsonview.loads(raw_text)
+    except ValueError:
+        return None
+    view = jsonview.View(int(config.get("limits.json_max_items")), int(config.get("limits.json_max_string")))
+    return split_lines(view.render(value)), view.cut
 
 
 def apply(

@@ -27,7 +27,11 @@ def name(argv: list[str]) -> str | None:
         (["ruff", "check", "--fix", "src", "--select", "E,F"], "ruff-check"),
         (["ruff", "--config", "ruff.toml", "check"], "ruff-check"),
         (["ruff", "check", "--some-future-flag"], "ruff-check"),
-        (["ruff", "check", "--output-format=json"], None),
+        (["ruff", "check", "--output-format=json"], "ruff-check"),  # the JSON report is read (issue 14)
+        (["ruff", "check", "--output-format", "json", "src"], "ruff-check"),
+        (["ruff", "check", "--output-format", "sarif"], None),
+        (["ruff", "check", "--output-format=json-lines"], None),
+        (["ruff", "check", "--output-format=json", "--statistics"], None),
         (["ruff", "check", "--output-format", "concise"], None),
         (["ruff", "check", "--statistics"], None),
         (["ruff", "check", "--watch"], None),

@@ -1,9 +1,11 @@
 """Filters for ruff: ``ruff check`` as one line per diagnostic, ``ruff format --check`` as a file list.
 
-Both read ruff's default ("full") report and its concise form. Every diagnostic
-keeps its code, ``path:line:col``, fix marker and message; the source excerpts,
-fix previews and help lines go. A user ``--output-format`` (or another listing
-flag such as ``--statistics``) runs unfiltered.
+Both read ruff's default ("full") report and its concise form; ``ruff check`` also reads
+its JSON report (``rtk.filters.python.ruff_json``), known by its content, since a config's
+``output-format = "json"`` does not show on the command line. Every diagnostic keeps its
+code, ``path:line:col``, fix marker and message; the source excerpts, fix previews and
+help lines go. Another ``--output-format`` (or a listing flag such as ``--statistics``)
+runs unfiltered.
 """
 
 from __future__ import annotations
@@ -16,13 +18,17 @@ from rtk.filters.argv import first_word
 from rtk.filters.python.launch import tool_args, tool_label
 from rtk.text import split_lines
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 COMMANDS = ("ruff",)
 
 _GLOBAL_WITH_VALUE = frozenset(("--config",))
 _GLOBAL_FLAGS = frozenset(("--isolated", "--no-cache", "--preview", "--no-preview"))
 # Flags that ask for a different report, a listing or a live mode: run unfiltered.
 _CHECK_RAW = (
-    "--output-format", "--statistics", "--show-fixes", "--diff", "--watch", "-w", "--add-noqa",
+    "--statistics", "--show-fixes", "--diff", "--watch", "-w", "--add-noqa",
     "--show-files", "--show-settings", "--help", "-h", "--version", "-V", "--quiet", "-q", "--silent", "-s",
     "--output-file", "-o", "--explain", "--verbose", "-v",
 )  # fmt: skip
@@ -46,12 +52,28 @@ def _asks_raw(args: list[str], raw: tuple[str, ...]) -> bool:
     return False
 
 
+def _other_format(args: list[str]) -> bool:
+    """Does ``ruff check`` name an output format other than ``json`` (its JSON report is read like its text)?"""
+    for i, a in enumerate(args):
+        if a == "--":
+            break
+        if a == "--output-format":
+            value = args[i + 1] if i + 1 < len(args) else ""
+        elif a.startswith("--output-format="):
+            value = a.split("=", 1)[1]
+        else:
+            continue
+        if value != "json":
+            return True
+    return False
+
+
 def select(argv: list[str]) -> Spec | None:
     parts = _split(tool_args(argv))
     if parts is None:
         return None
     sub, args = parts
-    if sub == "check" and not _asks_raw(args, _CHECK_RAW):
+    if sub == "check" and not _asks_raw(args, _CHECK_RAW) and not _other_format(args):
         return Spec("ruff-check", check)
     if sub == "format" and "--check" in args and not _asks_raw(args, _FORMAT_RAW):
         return Spec("ruff-format", format_check)
@@ -159,6 +181,12 @@ def check(argv: list[str], output: str, exit_code: int) -> str | Filtered | None
     """``ruff check``: every diagnostic on one line, then ruff's own summary."""
     if exit_code not in (0, 1):
         return None  # configuration error, panic, bad arguments: ruff's own words, raw
+    if output.lstrip().startswith(("[", "warning: ", "error: ")):
+        from rtk.filters.python import ruff_json
+
+        report = ruff_json.read(output)
+        if report is not None:
+            return _check_json(argv, *report, exit_code)
     diags, summary, notes = read_report(output)
     stated = _found(summary)
     if exit_code == 0:
@@ -207,3 +235,29 @@ def format_check(argv: list[str], output: str, exit_code: int) -> str | Filtered
             out.append(f"+{cut} more files")
     out.extend(summary)
     return Filtered("\n".join(out) + "\n", cut)
+
+
+def _check_json(argv: list[str], items: list[dict[str, Any]], notes: list[str], exit_code: int) -> Filtered:
+    """``ruff check`` with a JSON report: every diagnostic on one line, then a count."""
+    from rtk.filters.python import ruff_json
+
+    if exit_code == 0 and items and not any(a in ("--exit-zero", "-e") for a in tool_args(argv)):
+        raise Unrecognized("exit 0 with diagnostics")
+    if exit_code == 1 and not items:
+        raise Unrecognized("exit 1 without diagnostics")
+    cap = int(config.get("limits.lint_max_diagnostics"))
+    listing, diags = ruff_json.render(items, cap)
+    cut = max(0, len(diags) - cap)
+    if cut:
+        by_code: dict[str, int] = {}
+        for d in diags[cap:]:
+            by_code[d.code] = by_code.get(d.code, 0) + 1
+        counts = ", ".join(f"{c} x{n}" for c, n in sorted(by_code.items(), key=lambda kv: -kv[1]))
+        listing.append(f"+{cut} more diagnostics ({counts})")
+    n, files = len(diags), len({d.path for d in diags})
+    fixable = sum(d.fix for d in diags)
+    summary = f"{tool_label(argv, 'ruff')} check: {n} diagnostic{'s' if n != 1 else ''}"
+    summary += f" in {files} file{'s' if files != 1 else ''}" if n else " (JSON report)"
+    if fixable:
+        summary += f", {fixable} fixable with --fix ([*])"
+    return Filtered("\n".join([*notes, *listing, summary]) + "\n", cut)
