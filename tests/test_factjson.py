@@ -160,3 +160,22 @@ def test_values_hold_their_own_text_facts() -> None:
     raw = json.dumps([{"id": 1, "log": "src/app.py:12: something odd"}, {"id": 2, "log": "fine"}])
     assert ("loc", "src/app.py", "12") in factguard.missing(raw, "1 fine\n")
     assert factguard.missing(raw, "1: src/app.py:12: something odd\n2: fine\n") == {}
+
+
+def test_json_nested_deeper_than_the_decoder_goes_is_read_as_text() -> None:
+    # review 7: json's decoder raised RecursionError (not ValueError) past ~1000 levels; the guard
+    # let it out of pipeline.finish and the user's command ended in 'internal error'.
+    raw = "[" * 3000 + '"error: x at src/app.py:3"' + "]" * 3000 + "\n"
+    assert factjson.parse(raw) is None
+    text, n = factguard.restore(raw, "short\n")
+    assert n == 1 and "src/app.py:3" in text
+    deep_after = '{"conclusion": "failure", "id": 9}\n' + "[" * 3000 + "]" * 3000 + "\n"
+    assert factguard.missing(deep_after, "9 ok\n") != {}
+
+
+def test_a_filter_output_of_deep_json_still_reaches_the_user() -> None:
+    from rtk import pipeline
+
+    raw = ("[" * 3000 + '"error: x at src/app.py:3"' + "]" * 3000 + "\n").encode()
+    out = pipeline.apply("t", lambda a, r, e: "short", ["x"], raw, 1, keep=lambda a, b: None)
+    assert "src/app.py:3" in out.text

@@ -60,7 +60,7 @@ def parse(raw: str) -> tuple[list[Any], int] | None:
             break
         try:
             doc, i = dec.raw_decode(raw, i)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested deeper than the decoder goes: read as text
             if not docs:
                 return None
             break
