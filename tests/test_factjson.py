@@ -179,3 +179,15 @@ def test_a_filter_output_of_deep_json_still_reaches_the_user() -> None:
     raw = ("[" * 3000 + '"error: x at src/app.py:3"' + "]" * 3000 + "\n").encode()
     out = pipeline.apply("t", lambda a, r, e: "short", ["x"], raw, 1, keep=lambda a, b: None)
     assert "src/app.py:3" in out.text
+
+
+def test_a_failing_step_shown_in_another_job_is_restored() -> None:
+    # review 7 probe (judged fine): job 50119's failing step made a success, job 50120 still shows
+    # the same step name failing: the failure is not tied to 50119's row and comes back.
+    raw, compact = real("run-jobs")
+    head, sep, rest = compact.partition(" - id: 50119\n")
+    block, sep2, tail = rest.partition(" - id: 50120\n")
+    assert sep and sep2 and "Run pytest|failure|5" in block and "Run pytest|failure|5" in tail
+    swapped = head + sep + block.replace("Run pytest|failure|5", "Run pytest|success|5") + sep2 + tail
+    text, n = restored(raw, swapped)
+    assert n == 1 and ".jobs[2].steps[4] conclusion: failure" in text
