@@ -191,3 +191,39 @@ def test_a_failing_step_shown_in_another_job_is_restored() -> None:
     swapped = head + sep + block.replace("Run pytest|failure|5", "Run pytest|success|5") + sep2 + tail
     text, n = restored(raw, swapped)
     assert n == 1 and ".jobs[2].steps[4] conclusion: failure" in text
+
+
+NESTED = json.dumps(
+    {
+        "jobs": [
+            {
+                "id": 1,
+                "name": "lint",
+                "steps": [{"name": "setup", "conclusion": "success"}, {"name": "run", "conclusion": "failure"}],
+            },
+            {
+                "id": 2,
+                "name": "unit",
+                "steps": [{"name": "setup", "conclusion": "success"}, {"name": "run", "conclusion": "success"}],
+            },
+        ]
+    }
+)
+
+
+def test_an_outer_row_named_only_somewhere_else_does_not_count() -> None:
+    # review 7: an outer row (the job) found by climbing to the whole output was named by any mention
+    # anywhere: job 'lint' failed at step 'run', the view shows 'unit' failing there, nothing came back.
+    swapped = "- id: 1\n  name: lint\n  steps:\n  - name: run\n    conclusion: success\n"
+    swapped += "- id: 2\n  name: unit\n  steps:\n  - name: run\n    conclusion: failure\n"
+    flat = "id 1 name lint\nid 2 name unit\nname run conclusion: failure\n"
+    for view in (swapped, flat):
+        text, n = restored(NESTED, view)
+        assert n == 1 and ".jobs[0].steps[1] conclusion: failure (name lint, name run)" in text, text
+    # the nearest job named above the failing step is its own: kept
+    for view in (
+        "- id: 1\n  name: lint\n  steps:\n  - name: run\n    conclusion: failure\n- id: 2\n  name: unit\n",
+        "id 2 name unit\nname run conclusion: success\nid 1 name lint\nname run conclusion: failure\n",
+        "lint: run conclusion: failure\nunit: run conclusion: success\n",
+    ):
+        assert factguard.missing(NESTED, view) == {}, view

@@ -6,7 +6,8 @@
 (``key = {other}/suffix``, Python format syntax). A row (an array element holding the value) is named by
 a value only it holds among its siblings (or by all its values, when none does): on the line of a table
 row; for a key line, in the object around it (the lines up the indentation, read no deeper than the key
-line, between the lines above and below that open the same way). See ``rtk.factjson``.
+line, between the lines above and below that open the same way); an outer row in no enclosing block, by
+the nearest row name above the value (not another row's). See ``rtk.factjson``.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def _distinct(
 class Unit:
     """A problem value: its key path, text, the keys naming it, and the rows holding it (innermost first)."""
 
-    __slots__ = ("keys", "path", "rows", "value")
+    __slots__ = ("keys", "lists", "memo", "path", "rows", "value")
 
     def __init__(self, docs: list[Any], path: tuple[Any, ...], value: Any, memo: dict[int, dict[str, int]]) -> None:
         self.path = path
@@ -90,12 +91,15 @@ class Unit:
         chain = _resolve(docs, path)
         # rows: (distinguishing values, keys between this row and the next inner row or the value)
         rows: list[tuple[list[tuple[str, str]], bool, list[str]]] = []
+        self.lists: list[tuple[list[Any], Any]] = []  # each row's siblings and the row, as ``rows``
+        self.memo = memo
         keys: list[str] = []
         for node, sibs, step in reversed(chain):
             if type(node) is list:
                 if type(step) is int and sibs and len(sibs) > 1:
                     ids, every = _distinct(node[step], sibs, keys[0] if keys else "", memo)
                     rows.append((ids, every, keys))
+                    self.lists.append((sibs, node[step]))
                     keys = []
             elif type(step) is str:
                 keys.insert(0, step)
@@ -137,7 +141,7 @@ def _jq(path: tuple[Any, ...]) -> str:
 class View:
     """The compact output's lines, with each line's indentation, for the ties of ``_tied``."""
 
-    __slots__ = ("ends", "headers", "indent", "lines", "shapes", "starts", "text")
+    __slots__ = ("ends", "headers", "indent", "lines", "named", "shapes", "starts", "text", "uniq")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -151,6 +155,8 @@ class View:
         self.ends: dict[int, int] = {}
         self.headers: dict[tuple[str, int, int, tuple[str, ...]], int] = {}
         self.shapes: dict[tuple[str, tuple[str, ...]], list[tuple[int, int, tuple[int, int] | None]]] = {}
+        self.uniq: dict[int, list[str]] = {}  # per list of rows: the values that name one row alone
+        self.named: dict[tuple[int, int], frozenset[str]] = {}  # per list of rows and line: those it holds
 
     def line_of(self, pos: int) -> int:
         return bisect_right(self.starts, pos) - 1
@@ -374,7 +380,7 @@ def _derived(unit: Unit, view: View) -> bool:
                     v = unit.value
                     if len(v) > len(prefix) + len(suffix) and v.startswith(prefix) and v.endswith(suffix):
                         src = Unit.__new__(Unit)
-                        src.path, src.rows = unit.path, unit.rows
+                        src.path, src.rows, src.lists, src.memo = unit.path, unit.rows, unit.lists, unit.memo
                         src.keys = [*unit.keys[:-n], *str(fields[0][1]).split(".")]
                         src.value = v[len(prefix) : len(v) - len(suffix)]
                         p = view.parent(view.line_of(i))
@@ -412,6 +418,11 @@ def _rows_near(unit: Unit, view: View, anchor: int, levels: int, region: tuple[i
         for step in range(reach + 1):
             if step > 0:
                 node = view.parent(node)
+            if r > 0 and node < 0 and not every:
+                # an outer row in no enclosing block: the nearest row named above must be this one
+                found = _named_above(unit, r, view, k, cap, texts)
+                k = node
+                break
             if step == 0 and node >= 0:
                 body = lines[node]
             else:
@@ -432,3 +443,36 @@ def _rows_near(unit: Unit, view: View, anchor: int, levels: int, region: tuple[i
         if k < 0:
             return True  # the whole output: rows further out cannot be placed any better
     return True
+
+
+def _named_above(unit: Unit, r: int, view: View, k: int, cap: int, texts: list[str]) -> bool:
+    """Going up from line ``k`` (lines indented no deeper than ``cap``), is row ``r`` named before any sibling is?
+
+    A sibling is named by a value only it holds among the rows (as ``_distinct``): in an output
+    without blocks, the rows' names are headers, and the value belongs to the nearest one above.
+    """
+    sibs, row = unit.lists[r]
+    uniq = view.uniq.get(id(sibs))
+    if uniq is None:
+        counts = unit.memo.get(id(sibs))
+        if counts is None:
+            counts = {}
+            for s in sibs:
+                vals = s.values() if type(s) is dict else (s,)
+                for t in {t for t in map(scalar_text, vals) if t is not None}:
+                    counts[t] = counts.get(t, 0) + 1
+        uniq = view.uniq[id(sibs)] = [t for t, c in counts.items() if c == 1 and len(t) >= ID_MIN and t.strip()]
+    mine = {t for t in map(scalar_text, row.values() if type(row) is dict else (row,)) if t is not None}
+    lines, indent = view.lines, view.indent
+    for j in range(k, -1, -1):
+        if not 0 <= indent[j] <= cap:
+            continue
+        ln = lines[j]
+        if any(_holds(ln, t) for t in texts):
+            return True
+        held = view.named.get((id(sibs), j))
+        if held is None:
+            held = view.named[(id(sibs), j)] = frozenset(t for t in uniq if t in ln and _holds(ln, t))
+        if not held.issubset(mine):
+            return False
+    return False
