@@ -227,3 +227,36 @@ def test_an_outer_row_named_only_somewhere_else_does_not_count() -> None:
         "lint: run conclusion: failure\nunit: run conclusion: success\n",
     ):
         assert factguard.missing(NESTED, view) == {}, view
+
+
+def test_long_key_line_views_cost_linear_time() -> None:
+    # review 7: each place of a value searched the whole output for lines opening like it
+    # (View.between) and each row name was searched through the whole text: a view of 4000 rows as
+    # 'id N conclusion: failure' lines took 9.5 s in the guard (quadratic), 40000 rows ~15 minutes.
+    from rtk.factjsonview import NEAR, View
+
+    view = View("".join(f"id {i} conclusion: success\n" for i in range(5 * NEAR)))
+    k = 2 * NEAR
+    lo, hi = view.between(k, f"id {k} conclusion: ")
+    assert k - NEAR <= lo <= k < hi <= k + NEAR + 1
+    assert (lo, hi) in view.open  # no bound found: it names no row by itself, as the whole output
+    rows = [{"id": 100000 + i, "conclusion": "failure" if i % 2 else "success"} for i in range(3 * NEAR)]
+    raw = json.dumps(rows)
+    view_text = "".join(f"id {r['id']} conclusion: {r['conclusion']}\n" for r in rows)
+    assert factguard.missing(raw, view_text) == {}
+    swapped = view_text.replace("id 100001 conclusion: failure", "id 100001 conclusion: success")
+    assert list(factguard.missing(raw, swapped)) == [("json", ".[1].conclusion", "failure")]
+
+
+def test_a_row_named_by_a_phrase_is_found_through_its_rarest_word() -> None:
+    raw = json.dumps(
+        [{"title": f"fix the parser case {i}", "state": "failure" if i == 7 else "success"} for i in range(40)]
+    )
+    view = "".join(
+        f"title: fix the parser case {i}\n  state: {'failure' if i == 7 else 'success'}\n" for i in range(40)
+    )
+    assert factguard.missing(raw, view) == {}
+    moved = view.replace("case 7\n  state: failure", "case 7\n  state: success").replace(
+        "case 8\n  state: success", "case 8\n  state: failure"
+    )
+    assert ("json", ".[7].state", "failure") in factguard.missing(raw, moved)
