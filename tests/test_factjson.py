@@ -160,3 +160,103 @@ def test_values_hold_their_own_text_facts() -> None:
     raw = json.dumps([{"id": 1, "log": "src/app.py:12: something odd"}, {"id": 2, "log": "fine"}])
     assert ("loc", "src/app.py", "12") in factguard.missing(raw, "1 fine\n")
     assert factguard.missing(raw, "1: src/app.py:12: something odd\n2: fine\n") == {}
+
+
+def test_json_nested_deeper_than_the_decoder_goes_is_read_as_text() -> None:
+    # review 7: json's decoder raised RecursionError (not ValueError) past ~1000 levels; the guard
+    # let it out of pipeline.finish and the user's command ended in 'internal error'.
+    raw = "[" * 3000 + '"error: x at src/app.py:3"' + "]" * 3000 + "\n"
+    assert factjson.parse(raw) is None
+    text, n = factguard.restore(raw, "short\n")
+    assert n == 1 and "src/app.py:3" in text
+    deep_after = '{"conclusion": "failure", "id": 9}\n' + "[" * 3000 + "]" * 3000 + "\n"
+    assert factguard.missing(deep_after, "9 ok\n") != {}
+
+
+def test_a_filter_output_of_deep_json_still_reaches_the_user() -> None:
+    from rtk import pipeline
+
+    raw = ("[" * 3000 + '"error: x at src/app.py:3"' + "]" * 3000 + "\n").encode()
+    out = pipeline.apply("t", lambda a, r, e: "short", ["x"], raw, 1, keep=lambda a, b: None)
+    assert "src/app.py:3" in out.text
+
+
+def test_a_failing_step_shown_in_another_job_is_restored() -> None:
+    # review 7 probe (judged fine): job 50119's failing step made a success, job 50120 still shows
+    # the same step name failing: the failure is not tied to 50119's row and comes back.
+    raw, compact = real("run-jobs")
+    head, sep, rest = compact.partition(" - id: 50119\n")
+    block, sep2, tail = rest.partition(" - id: 50120\n")
+    assert sep and sep2 and "Run pytest|failure|5" in block and "Run pytest|failure|5" in tail
+    swapped = head + sep + block.replace("Run pytest|failure|5", "Run pytest|success|5") + sep2 + tail
+    text, n = restored(raw, swapped)
+    assert n == 1 and ".jobs[2].steps[4] conclusion: failure" in text
+
+
+NESTED = json.dumps(
+    {
+        "jobs": [
+            {
+                "id": 1,
+                "name": "lint",
+                "steps": [{"name": "setup", "conclusion": "success"}, {"name": "run", "conclusion": "failure"}],
+            },
+            {
+                "id": 2,
+                "name": "unit",
+                "steps": [{"name": "setup", "conclusion": "success"}, {"name": "run", "conclusion": "success"}],
+            },
+        ]
+    }
+)
+
+
+def test_an_outer_row_named_only_somewhere_else_does_not_count() -> None:
+    # review 7: an outer row (the job) found by climbing to the whole output was named by any mention
+    # anywhere: job 'lint' failed at step 'run', the view shows 'unit' failing there, nothing came back.
+    swapped = "- id: 1\n  name: lint\n  steps:\n  - name: run\n    conclusion: success\n"
+    swapped += "- id: 2\n  name: unit\n  steps:\n  - name: run\n    conclusion: failure\n"
+    flat = "id 1 name lint\nid 2 name unit\nname run conclusion: failure\n"
+    for view in (swapped, flat):
+        text, n = restored(NESTED, view)
+        assert n == 1 and ".jobs[0].steps[1] conclusion: failure (name lint, name run)" in text, text
+    # the nearest job named above the failing step is its own: kept
+    for view in (
+        "- id: 1\n  name: lint\n  steps:\n  - name: run\n    conclusion: failure\n- id: 2\n  name: unit\n",
+        "id 2 name unit\nname run conclusion: success\nid 1 name lint\nname run conclusion: failure\n",
+        "lint: run conclusion: failure\nunit: run conclusion: success\n",
+    ):
+        assert factguard.missing(NESTED, view) == {}, view
+
+
+def test_long_key_line_views_cost_linear_time() -> None:
+    # review 7: each place of a value searched the whole output for lines opening like it
+    # (View.between) and each row name was searched through the whole text: a view of 4000 rows as
+    # 'id N conclusion: failure' lines took 9.5 s in the guard (quadratic), 40000 rows ~15 minutes.
+    from rtk.factjsonview import NEAR, View
+
+    view = View("".join(f"id {i} conclusion: success\n" for i in range(5 * NEAR)))
+    k = 2 * NEAR
+    lo, hi = view.between(k, f"id {k} conclusion: ")
+    assert k - NEAR <= lo <= k < hi <= k + NEAR + 1
+    assert (lo, hi) in view.open  # no bound found: it names no row by itself, as the whole output
+    rows = [{"id": 100000 + i, "conclusion": "failure" if i % 2 else "success"} for i in range(3 * NEAR)]
+    raw = json.dumps(rows)
+    view_text = "".join(f"id {r['id']} conclusion: {r['conclusion']}\n" for r in rows)
+    assert factguard.missing(raw, view_text) == {}
+    swapped = view_text.replace("id 100001 conclusion: failure", "id 100001 conclusion: success")
+    assert list(factguard.missing(raw, swapped)) == [("json", ".[1].conclusion", "failure")]
+
+
+def test_a_row_named_by_a_phrase_is_found_through_its_rarest_word() -> None:
+    raw = json.dumps(
+        [{"title": f"fix the parser case {i}", "state": "failure" if i == 7 else "success"} for i in range(40)]
+    )
+    view = "".join(
+        f"title: fix the parser case {i}\n  state: {'failure' if i == 7 else 'success'}\n" for i in range(40)
+    )
+    assert factguard.missing(raw, view) == {}
+    moved = view.replace("case 7\n  state: failure", "case 7\n  state: success").replace(
+        "case 8\n  state: success", "case 8\n  state: failure"
+    )
+    assert ("json", ".[7].state", "failure") in factguard.missing(raw, moved)

@@ -27,7 +27,8 @@ through the line guard. Output that does not parse falls back to the line guard 
 
 from __future__ import annotations
 
-from rtk.factjsontie import Num, Unit, View, tied
+from rtk.factjsontie import Num, Unit, tied
+from rtk.factjsonview import View
 from rtk.facts import Fact, is_marker
 from rtk.presence import Output
 
@@ -60,7 +61,7 @@ def parse(raw: str) -> tuple[list[Any], int] | None:
             break
         try:
             doc, i = dec.raw_decode(raw, i)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested deeper than the decoder goes: read as text
             if not docs:
                 return None
             break

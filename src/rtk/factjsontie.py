@@ -6,12 +6,15 @@
 (``key = {other}/suffix``, Python format syntax). A row (an array element holding the value) is named by
 a value only it holds among its siblings (or by all its values, when none does): on the line of a table
 row; for a key line, in the object around it (the lines up the indentation, read no deeper than the key
-line, between the lines above and below that open the same way). See ``rtk.factjson``.
+line, between the lines above and below that open the same way); an outer row in no enclosing block, by
+the nearest row name above the value (not another row's). See ``rtk.factjson``.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+
+from rtk.factjsonview import ID_MIN, NEAR, View, _holds, _word_at
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,12 +22,8 @@ if TYPE_CHECKING:
 
     from rtk.facts import Fact
 
-# A value naming a row alone is at least this long ("9" is in too many places to name one).
-ID_MIN = 3
 # The names of a row searched for the cheap first test (fewer only make it stricter).
 ID_SEARCH = 3
-# A row's name and its value this many lines apart or more are not taken for one object (a cheap first test).
-NEAR = 400
 _SEPS = ("|", "\t")
 
 
@@ -82,7 +81,7 @@ def _distinct(
 class Unit:
     """A problem value: its key path, text, the keys naming it, and the rows holding it (innermost first)."""
 
-    __slots__ = ("keys", "path", "rows", "value")
+    __slots__ = ("keys", "lists", "memo", "path", "rows", "value")
 
     def __init__(self, docs: list[Any], path: tuple[Any, ...], value: Any, memo: dict[int, dict[str, int]]) -> None:
         self.path = path
@@ -90,12 +89,15 @@ class Unit:
         chain = _resolve(docs, path)
         # rows: (distinguishing values, keys between this row and the next inner row or the value)
         rows: list[tuple[list[tuple[str, str]], bool, list[str]]] = []
+        self.lists: list[tuple[list[Any], Any]] = []  # each row's siblings and the row, as ``rows``
+        self.memo = memo
         keys: list[str] = []
         for node, sibs, step in reversed(chain):
             if type(node) is list:
                 if type(step) is int and sibs and len(sibs) > 1:
                     ids, every = _distinct(node[step], sibs, keys[0] if keys else "", memo)
                     rows.append((ids, every, keys))
+                    self.lists.append((sibs, node[step]))
                     keys = []
             elif type(step) is str:
                 keys.insert(0, step)
@@ -132,88 +134,6 @@ def _jq(path: tuple[Any, ...]) -> str:
             out.append(f'["{s}"]')
     text = "".join(out)
     return "." + text if text[:1] == "[" and path[:1] != (-1,) else text or "."
-
-
-class View:
-    """The compact output's lines, with each line's indentation, for the ties of ``_tied``."""
-
-    __slots__ = ("ends", "headers", "indent", "lines", "shapes", "starts", "text")
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.lines = text.split("\n")
-        self.starts: list[int] = []
-        at = 0
-        for ln in self.lines:
-            self.starts.append(at)
-            at += len(ln) + 1
-        self.indent = [len(ln) - len(ln.lstrip()) if ln.strip() else -1 for ln in self.lines]
-        self.ends: dict[int, int] = {}
-        self.headers: dict[tuple[str, int, int, tuple[str, ...]], int] = {}
-        self.shapes: dict[tuple[str, tuple[str, ...]], list[tuple[int, int, tuple[int, int] | None]]] = {}
-
-    def line_of(self, pos: int) -> int:
-        return bisect_right(self.starts, pos) - 1
-
-    def parent(self, k: int) -> int:
-        """The nearest line above ``k`` indented less (``-1``: none, the whole output)."""
-        ind = self.indent[k]
-        j = k - 1
-        while j >= 0 and not (0 <= self.indent[j] < ind):
-            j -= 1
-        return j
-
-    def span(self, k: int) -> tuple[int, int]:
-        """Line ``k`` and the lines after it indented more, as a range (every line for ``-1``)."""
-        if k < 0:
-            return 0, len(self.lines)
-        end = self.ends.get(k)
-        if end is None:
-            ind = self.indent[k]
-            end = k + 1
-            n = len(self.lines)
-            while end < n and (self.indent[end] < 0 or self.indent[end] > ind):
-                end += 1
-            self.ends[k] = end
-        return k, end
-
-    def block(self, k: int, within: tuple[int, int] | None = None) -> str:
-        """The lines of ``span(k)`` (those in range ``within`` too, when given)."""
-        lo, hi = self.span(k)
-        if within is not None:
-            lo, hi = max(lo, within[0]), min(hi, within[1])
-        return "\n".join(self.lines[lo:hi])
-
-    def between(self, k: int, prefix: str) -> tuple[int, int]:
-        """The lines after the last line above ``k`` and before the first line below it that open with ``prefix``.
-
-        Two lines opening alike (``    "severity": "``) belong to two objects: the object of line ``k`` lies between.
-        """
-        lines = self.lines
-        lo = k - 1
-        while lo >= 0 and not lines[lo].startswith(prefix):
-            lo -= 1
-        hi = k + 1
-        while hi < len(lines) and not lines[hi].startswith(prefix):
-            hi += 1
-        return lo + 1, hi
-
-
-def _word_at(text: str, i: int, n: int) -> bool:
-    """Does the text at ``i`` (length ``n``) stand alone (no letter, digit or ``_`` touching it)?"""
-    before = text[i - 1] if i > 0 else " "
-    after = text[i + n] if i + n < len(text) else " "
-    return not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_")
-
-
-def _holds(text: str, value: str) -> bool:
-    """Is ``value`` in ``text``, standing alone?"""
-    i = text.find(value)
-    while i >= 0:
-        if _word_at(text, i, len(value)):
-            return True
-        i = text.find(value, i + 1)
-    return False
 
 
 def _names_key(label: str, keys: list[str]) -> bool:
@@ -273,7 +193,16 @@ def _tied_at(unit: Unit, view: View, within: tuple[int, int] | None = None) -> i
     """The line where the value stands for its key in its row (``within``: a range of lines), or None."""
     near = _id_lines(unit, view)
     todo: list[tuple[int, int, int, tuple[int, int] | None]] = []
-    for k, levels, region in _shapes(unit.value, unit.keys, view):
+    shapes = _shapes(unit.value, unit.keys, view)
+    if near is not None and len(shapes) > 8:  # only the places near a line naming the row (in line order)
+        ks = view.kcache.get(id(shapes))
+        if ks is None:
+            ks = view.kcache[id(shapes)] = [sh[0] for sh in shapes]
+        pick: set[int] = set()
+        for n in near:
+            pick.update(range(bisect_left(ks, n - NEAR), bisect_right(ks, n + NEAR)))
+        shapes = [shapes[i] for i in sorted(pick)]
+    for k, levels, region in shapes:
         if within is not None and not within[0] <= k < within[1]:
             continue
         gap = 0
@@ -321,21 +250,15 @@ def _id_lines(unit: Unit, view: View) -> list[int] | None:
 
     Every row of the value lies around it, so a place of the value far from all of them is not its place.
     """
-    text = view.text
     for ids, every, _ in unit.rows:
         if not ids or every:
             continue
         found: set[int] = set()
         for _, t in ids[:ID_SEARCH]:
-            i = text.find(t)
-            seen = 0
-            while i >= 0 and seen <= 16:
-                if _word_at(text, i, len(t)):
-                    seen += 1
-                    found.add(view.line_of(i))
-                i = text.find(t, i + 1)
-            if seen > 16:
+            at = view.places(t, 16)
+            if len(at) > 16:
                 break  # a name printed often: try the next row out
+            found.update(at)
         else:
             return sorted(found)
     return None
@@ -374,7 +297,7 @@ def _derived(unit: Unit, view: View) -> bool:
                     v = unit.value
                     if len(v) > len(prefix) + len(suffix) and v.startswith(prefix) and v.endswith(suffix):
                         src = Unit.__new__(Unit)
-                        src.path, src.rows = unit.path, unit.rows
+                        src.path, src.rows, src.lists, src.memo = unit.path, unit.rows, unit.lists, unit.memo
                         src.keys = [*unit.keys[:-n], *str(fields[0][1]).split(".")]
                         src.value = v[len(prefix) : len(v) - len(suffix)]
                         p = view.parent(view.line_of(i))
@@ -412,12 +335,17 @@ def _rows_near(unit: Unit, view: View, anchor: int, levels: int, region: tuple[i
         for step in range(reach + 1):
             if step > 0:
                 node = view.parent(node)
+            if r > 0 and node < 0 and not every:
+                # an outer row in no enclosing block: the nearest row named above must be this one
+                found = _named_above(unit, r, view, k, cap, texts)
+                k = node
+                break
             if step == 0 and node >= 0:
                 body = lines[node]
             else:
                 lo, hi = view.span(node)
                 if r == 0 and region is not None:
-                    if node < 0 and region == (0, len(lines)):
+                    if node < 0 and region in view.open:
                         break  # an unbounded region: the whole output names every row
                     lo, hi = max(lo, region[0]), min(hi, region[1])
                 body = "\n".join(ln for ln, d in zip(lines[lo:hi], indent[lo:hi], strict=True) if 0 <= d <= cap)
@@ -432,3 +360,36 @@ def _rows_near(unit: Unit, view: View, anchor: int, levels: int, region: tuple[i
         if k < 0:
             return True  # the whole output: rows further out cannot be placed any better
     return True
+
+
+def _named_above(unit: Unit, r: int, view: View, k: int, cap: int, texts: list[str]) -> bool:
+    """Going up from line ``k`` (lines indented no deeper than ``cap``), is row ``r`` named before any sibling is?
+
+    A sibling is named by a value only it holds among the rows (as ``_distinct``): in an output
+    without blocks, the rows' names are headers, and the value belongs to the nearest one above.
+    """
+    sibs, row = unit.lists[r]
+    uniq = view.uniq.get(id(sibs))
+    if uniq is None:
+        counts = unit.memo.get(id(sibs))
+        if counts is None:
+            counts = {}
+            for s in sibs:
+                vals = s.values() if type(s) is dict else (s,)
+                for t in {t for t in map(scalar_text, vals) if t is not None}:
+                    counts[t] = counts.get(t, 0) + 1
+        uniq = view.uniq[id(sibs)] = [t for t, c in counts.items() if c == 1 and len(t) >= ID_MIN and t.strip()]
+    mine = {t for t in map(scalar_text, row.values() if type(row) is dict else (row,)) if t is not None}
+    lines, indent = view.lines, view.indent
+    for j in range(k, -1, -1):
+        if not 0 <= indent[j] <= cap:
+            continue
+        ln = lines[j]
+        if any(_holds(ln, t) for t in texts):
+            return True
+        held = view.named.get((id(sibs), j))
+        if held is None:
+            held = view.named[(id(sibs), j)] = frozenset(t for t in uniq if t in ln and _holds(ln, t))
+        if not held.issubset(mine):
+            return False
+    return False

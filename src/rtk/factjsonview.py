@@ -1,0 +1,158 @@
+"""The compact output as the JSON fact guard reads it: lines, indentation, blocks, and where words stand."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+# A value naming a row alone is at least this long ("9" is in too many places to name one).
+ID_MIN = 3
+# A row's name and its value this many lines apart or more are not taken for one object (a cheap first test).
+NEAR = 400
+
+
+class View:
+    """The compact output's lines, with each line's indentation, for the ties of ``_tied``."""
+
+    __slots__ = (
+        "ends",
+        "headers",
+        "indent",
+        "kcache",
+        "lines",
+        "named",
+        "open",
+        "shapes",
+        "starts",
+        "text",
+        "uniq",
+        "words",
+    )
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = text.split("\n")
+        self.starts: list[int] = []
+        at = 0
+        for ln in self.lines:
+            self.starts.append(at)
+            at += len(ln) + 1
+        self.indent = [len(ln) - len(ln.lstrip()) if ln.strip() else -1 for ln in self.lines]
+        self.ends: dict[int, int] = {}
+        self.headers: dict[tuple[str, int, int, tuple[str, ...]], int] = {}
+        self.shapes: dict[tuple[str, tuple[str, ...]], list[tuple[int, int, tuple[int, int] | None]]] = {}
+        self.open: set[tuple[int, int]] = set()  # regions ``between`` found no bound for
+        self.kcache: dict[int, list[int]] = {}  # per list of places (``_shapes``): their lines
+        self.words: dict[str, list[int]] | None = None  # each word's lines, once per place (``places``)
+        self.uniq: dict[int, list[str]] = {}  # per list of rows: the values that name one row alone
+        self.named: dict[tuple[int, int], frozenset[str]] = {}  # per list of rows and line: those it holds
+
+    def line_of(self, pos: int) -> int:
+        return bisect_right(self.starts, pos) - 1
+
+    def places(self, t: str, most: int) -> list[int]:
+        """The lines where ``t`` stands alone, once per place, up to ``most`` + 1 places.
+
+        A word of ASCII letters, digits and ``_`` is looked up in an index of the words built once (a
+        search per row name read the whole output each time: quadratic on a long list).
+        """
+        import re
+
+        if self.words is None:
+            words: dict[str, list[int]] = {}
+            for k, ln in enumerate(self.lines):
+                for w in re.findall(r"\w+", ln):
+                    if len(w) >= ID_MIN:
+                        words.setdefault(w, []).append(k)
+            self.words = words
+        if t.isascii() and t.replace("_", "a").isalnum() and len(t) >= ID_MIN:
+            return self.words.get(t, [])[: most + 1]
+        # A text standing alone holds each of its words as a word: only the lines of its rarest one are read.
+        toks = [w for w in re.findall(r"\w+", t) if len(w) >= ID_MIN and w.isascii()] if "\n" not in t else []
+        if toks:
+            best = min(toks, key=lambda w: len(self.words.get(w, ())))  # type: ignore[union-attr]
+            found: list[int] = []
+            for k in dict.fromkeys(self.words.get(best, ())):
+                ln = self.lines[k]
+                i = ln.find(t)
+                while i >= 0:
+                    if _word_at(ln, i, len(t)):
+                        found.append(k)
+                        if len(found) > most:
+                            return found
+                    i = ln.find(t, i + 1)
+            return found
+        text = self.text
+        got: list[int] = []
+        i = text.find(t)
+        while i >= 0 and len(got) <= most:
+            if _word_at(text, i, len(t)):
+                got.append(self.line_of(i))
+            i = text.find(t, i + 1)
+        return got
+
+    def parent(self, k: int) -> int:
+        """The nearest line above ``k`` indented less (``-1``: none, the whole output)."""
+        ind = self.indent[k]
+        j = k - 1
+        while j >= 0 and not (0 <= self.indent[j] < ind):
+            j -= 1
+        return j
+
+    def span(self, k: int) -> tuple[int, int]:
+        """Line ``k`` and the lines after it indented more, as a range (every line for ``-1``)."""
+        if k < 0:
+            return 0, len(self.lines)
+        end = self.ends.get(k)
+        if end is None:
+            ind = self.indent[k]
+            end = k + 1
+            n = len(self.lines)
+            while end < n and (self.indent[end] < 0 or self.indent[end] > ind):
+                end += 1
+            self.ends[k] = end
+        return k, end
+
+    def block(self, k: int, within: tuple[int, int] | None = None) -> str:
+        """The lines of ``span(k)`` (those in range ``within`` too, when given)."""
+        lo, hi = self.span(k)
+        if within is not None:
+            lo, hi = max(lo, within[0]), min(hi, within[1])
+        return "\n".join(self.lines[lo:hi])
+
+    def between(self, k: int, prefix: str) -> tuple[int, int]:
+        """The lines after the last line above ``k`` and before the first line below it that open with ``prefix``.
+
+        Two lines opening alike (``    "severity": "``) belong to two objects: the object of line ``k`` lies between.
+        Read at most ``NEAR`` lines each way (a prefix no other line opens with read the whole output for
+        each value: quadratic): a side without such a line within reach ends there, and a region with
+        neither is *open* (``self.open``: it names no row by itself, as a region of the whole output).
+        """
+        lines = self.lines
+        lo = k - 1
+        floor = max(-1, k - NEAR)
+        while lo > floor and not lines[lo].startswith(prefix):
+            lo -= 1
+        hi = k + 1
+        top = min(len(lines), k + NEAR)
+        while hi < top and not lines[hi].startswith(prefix):
+            hi += 1
+        if (lo < 0 or not lines[lo].startswith(prefix)) and (hi >= len(lines) or not lines[hi].startswith(prefix)):
+            self.open.add((lo + 1, hi))
+        return lo + 1, hi
+
+
+def _word_at(text: str, i: int, n: int) -> bool:
+    """Does the text at ``i`` (length ``n``) stand alone (no letter, digit or ``_`` touching it)?"""
+    before = text[i - 1] if i > 0 else " "
+    after = text[i + n] if i + n < len(text) else " "
+    return not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_")
+
+
+def _holds(text: str, value: str) -> bool:
+    """Is ``value`` in ``text``, standing alone?"""
+    i = text.find(value)
+    while i >= 0:
+        if _word_at(text, i, len(value)):
+            return True
+        i = text.find(value, i + 1)
+    return False
