@@ -109,6 +109,19 @@ def test_a_failing_fold_in_the_fallback_still_prints_the_output(
     assert lines[-1].startswith("[rtk] full output: rtk recall ")
 
 
+def test_a_failing_fact_guard_prints_the_raw_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in the guard ended the command with 'internal error' and its output lost."""
+    from rtk import factguard
+
+    def broken(*a: object, **k: object) -> tuple[str, int]:
+        raise RecursionError
+
+    monkeypatch.setattr(factguard, "restore", broken)
+    raw = "".join(f"src/m{i}.py:{i}:1: error: bad thing {i}\n" for i in range(40))
+    out = pipeline.finish(["x"], raw.encode(), raw, 1, "40 errors\n", 0, lambda a, b: None)
+    assert out.text == raw
+
+
 def test_bounding_that_would_cost_more_shows_all_of_it() -> None:
     """Just over the line limit, with short lines: the omission mark and hint outweigh the cut."""
     limit = int(config.get("limits.passthrough_max_lines"))

@@ -219,7 +219,10 @@ def finish(
     if may_lose_facts(base, text):
         from rtk import factguard
 
-        text, restored = factguard.restore(base, text, cut > 0, moved if baseline is None else None)
+        try:
+            text, restored = factguard.restore(base, text, cut > 0, moved if baseline is None else None)
+        except Exception:  # fail open: a text no guard could check is not shown, the raw output is
+            return Outcome(ensure_newline(base), base, "raw-guard", 0, None)
     tee_path = keep(argv, raw) if tee.wanted(exit_code, cut, len(raw)) else None
     if cut > 0 and tee_path is None:
         # Never claim "+N more" for something the agent cannot get back.
