@@ -30,6 +30,8 @@ _KINDS: tuple[tuple[str, str], ...] = (  # only their union is compiled: one com
 )
 _ONE = recache.pattern("|".join(f"(?P<k{i}>{p})" for i, (_, p) in enumerate(_KINDS)))
 _NAMES = {f"k{i}": name for i, (name, _) in enumerate(_KINDS)}
+# Every kind a token can be masked as (a literal ``<NOSRV>`` in haproxy's log is none of them).
+KIND_NAMES = frozenset((*_NAMES.values(), "<str>", "<…>"))
 _EDGE = "()[]{}<>,;\"'`"
 # Digits with punctuation only, no letters: nginx's ``14715#14715`` (pid#tid), ``*123`` (a connection).
 _PUNCT_NUM = recache.pattern(r"[^\w\s]*\d+(?:[^\w\s]+\d+)*[^\w\s]*")

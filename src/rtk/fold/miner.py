@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rtk.fold.mask import KIND_NAMES
+
 WILD = "<*>"
 
 
@@ -68,6 +70,8 @@ class Miner:
         best_sim = -1.0
         for t in leaf:
             assert isinstance(t, Template)
+            if _other_frame(t.toks, toks):
+                continue
             s = _similarity(t.toks, toks)
             if s > best_sim:
                 best, best_sim = t, s
@@ -83,6 +87,33 @@ class Miner:
         leaf.append(best)
         best.count += 1
         return best
+
+
+def _frame(tok: str) -> str | None:
+    """The punctuation around a variable field (``[<>]`` for ``[<n>]``), or None for a constant, ``<*>`` or ``key=<n>``."""
+    lo = tok.find("<")
+    hi = tok.find(">", lo + 1)
+    if lo < 0 or hi < 0 or tok[lo : hi + 1] not in KIND_NAMES:
+        return None
+    around = tok[:lo] + tok[hi + 1 :]
+    if any(c.isalnum() for c in around):  # ``key=<n>``: the key is a word, compared as such by the similarity
+        return None
+    return tok[:lo] + "<>" + tok[hi + 1 :]
+
+
+def _other_frame(tmpl: list[str], toks: list[str]) -> bool:
+    """Whether a variable field of the line sits in other punctuation than the template's field at that place.
+
+    ``[<n>]`` (a value in brackets, e.g. an old version before the new one in parentheses)
+    and ``(<n>`` are fields of another kind, as ``<path>`` and ``<str>`` are: the line is
+    another kind of line even when its constant words are like the template's.
+    """
+    for a, b in zip(tmpl, toks, strict=True):
+        if a != b and "<" in b:
+            fa = _frame(a)
+            if fa is not None and (fb := _frame(b)) is not None and fa != fb:
+                return True
+    return False
 
 
 def _similarity(tmpl: list[str], toks: list[str]) -> float:
