@@ -1,10 +1,11 @@
-"""Lines of a folding group held during a block, counted at once: fields cut in C at their shape's token places."""
+"""Lines of a folding group held during a block, counted at once; what a live fold knows of templates shown before."""
 
 from __future__ import annotations
 
 from itertools import repeat
 from operator import getitem, itemgetter
 
+from rtk.fold.group import render_fold
 from rtk.fold.mask import tokens
 
 TYPE_CHECKING = False
@@ -63,3 +64,32 @@ def put_back(pending: deque[list[object]], far: list[int], first: int, lines: li
             moved.append(pending.pop())
         moved.append(["show", first + i, lines[i]])
     pending.extend(reversed(moved))
+
+
+class Known:
+    """A group key of a live fold shown whole before: where (``no``, its tokens ``raw``) and its lines so far.
+
+    A later group of the key (in a later window of ``hold`` lines) prints no head of its own: its
+    count line. When each of its lines is the shown one again (a gcc warning repeated for each
+    source that includes the header), the count line names that line instead of repeating it.
+    """
+
+    __slots__ = ("count", "no", "raw")
+
+    def __init__(self, no: int, raw: list[str], count: int = 0) -> None:
+        self.no = no
+        self.raw = tuple(raw)
+        self.count = count  # lines of the key in groups already closed
+
+    def fold(self, g: Group, folded: int, base: int, end: int) -> str:
+        """The count line of ``g``, a group of this key whose head was not shown (line numbers offset by ``base``)."""
+        start = g.first + base
+        if self.same(g):
+            return f"… {folded:,} more like line {self.no + base}  (lines {start}-{end})"
+        return render_fold(g, folded, start, end)
+
+    def same(self, g: Group) -> bool:
+        """Whether every line of ``g`` has the tokens of the line shown (one kind of masked line, one value a field)."""
+        if tuple(g.head) != self.raw or g.sigs is None or len(g.sigs) != 1:
+            return False
+        return all(v is not None and len(v) == 1 for v in g.values.values())
