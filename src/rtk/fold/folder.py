@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import deque
 
 from rtk import recache
-from rtk.fold.group import Group, render_fold
-from rtk.fold.held import Known, count_held, put_back
+from rtk.fold.group import Group
+from rtk.fold.held import Known, count_held, count_line, open_known, put_back
 from rtk.fold.markers import Blocks, access, access_hint, has_hint, is_location, is_marker, level_in_digits
 from rtk.fold.mask import mask, spans, tokens
 from rtk.fold.miner import Miner, Template
@@ -80,8 +80,7 @@ class Folder:
         self._gone: list[int] = []  # ...and of the others (counted, dropped)
         self._block: list[str] = []
         self._first = 0
-        # Live output (``hold`` set): group key -> what is known of its lines already shown (see :class:`Known`):
-        # a later group of a known key shows no head of its own, only its count line (rare ones stay whole).
+        # Live output (``hold`` set): group key -> its lines shown before (a later group shows no head: ``Known``).
         self._known: dict[int, Known] | None = {} if hold is not None else None
 
     def feed(self, line: str) -> list[str]:
@@ -323,18 +322,8 @@ class Folder:
         g = self.groups.get(key)
         if g is None:
             g = self.groups[key] = Group(t, no, raw, key, sig)
-            known = self._known
-            if known is not None:
-                if key in known:  # shown whole in an earlier window: its head is held too
-                    g.shown = 0
-                    head: list[object] = ["tent", no, line, g]
-                    g.tents.append(head)
-                    self.pending.append(["fold", no, g])  # the count line takes the head's place
-                    self.pending.append(head)
-                    return
-                if len(known) > CACHE:
-                    known.clear()
-                known[key] = Known(no, raw)
+            if self._known is not None and open_known(self._known, g, no, line, self.pending):
+                return  # shown whole in an earlier window: only its count line
             self.pending.append(["show", no, line])
             self.pending.append(["fold", no, g])
             return
@@ -469,11 +458,8 @@ class Folder:
         """The fold line of a group (and its last line when a counter in it moved); closes the group."""
         if self.groups.get(g.key) is g:
             del self.groups[g.key]
-        before = 0  # lines of this key in earlier (closed) groups: live output only
-        known = self._known.get(g.key) if self._known is not None else None
-        if known is not None:
-            before = known.count
-            known.count += g.count
+        known = self._known.get(g.key) if self._known is not None else None  # live output only
+        before = known.closed(g) if known is not None else 0  # lines of this key in earlier groups
         held = not g.cancelled  # every line after the head is still held, waiting to be shown
         # Rare: every line of it is shown; not lines the same as one shown before (they are named by its number).
         rare = held and before + g.count - 1 <= max(RARE, self.lines // RARE_SHARE)
@@ -486,11 +472,7 @@ class Folder:
         if show_last:
             folded -= 1
         end = g.last_no - 1 if show_last else g.last_no
-        if g.shown:
-            out = [render_fold(g, folded, g.first + 1 + self.base, end + self.base)]
-        else:  # a known group: its head was not shown, the count starts there
-            assert known is not None
-            out = [known.fold(g, folded, self.base, end + self.base)]
+        out = [count_line(known, g, folded, self.base, end + self.base)]
         if show_last:
             out.append(g.last)
         if held and sum(len(str(e[2])) + 1 for e in g.tents) <= sum(len(o) + 1 for o in out):

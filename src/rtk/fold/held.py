@@ -66,6 +66,37 @@ def put_back(pending: deque[list[object]], far: list[int], first: int, lines: li
     pending.extend(reversed(moved))
 
 
+KNOWN = 50_000  # keys a live fold remembers as shown before it starts again
+
+
+def open_known(known: dict[int, Known], g: Group, no: int, line: str, pending: deque[list[object]]) -> bool:
+    """A new group ``g`` of a live fold: when its key was shown before, its head is held like a later line (True).
+
+    Else the key is remembered as shown (its head, line ``no``, is printed as usual).
+    """
+    if g.key not in known:
+        if len(known) > KNOWN:
+            known.clear()
+        known[g.key] = Known(no, g.head)
+        return False
+    g.shown = 0
+    head: list[object] = ["tent", no, line, g]
+    g.tents.append(head)
+    pending.append(["fold", no, g])  # the count line takes the head's place
+    pending.append(head)
+    return True
+
+
+def count_line(known: Known | None, g: Group, folded: int, base: int, end: int) -> str:
+    """The count line of ``g`` (line numbers offset by ``base``); a known group's head was not shown: it counts too."""
+    if known is None or g.shown:
+        return render_fold(g, folded, g.first + 1 + base, end)
+    start = g.first + base
+    if known.same(g):
+        return f"… {folded:,} more like line {known.no + base}  (lines {start}-{end})"
+    return render_fold(g, folded, start, end)
+
+
 class Known:
     """A group key of a live fold shown whole before: where (``no``, its tokens ``raw``) and its lines so far.
 
@@ -81,12 +112,11 @@ class Known:
         self.raw = tuple(raw)
         self.count = count  # lines of the key in groups already closed
 
-    def fold(self, g: Group, folded: int, base: int, end: int) -> str:
-        """The count line of ``g``, a group of this key whose head was not shown (line numbers offset by ``base``)."""
-        start = g.first + base
-        if self.same(g):
-            return f"… {folded:,} more like line {self.no + base}  (lines {start}-{end})"
-        return render_fold(g, folded, start, end)
+    def closed(self, g: Group) -> int:
+        """``g``, a group of this key, is closed: its lines are counted; the lines counted before it."""
+        before = self.count
+        self.count += g.count
+        return before
 
     def same(self, g: Group) -> bool:
         """Whether every line of ``g`` has the tokens of the line shown (one kind of masked line, one value a field)."""
