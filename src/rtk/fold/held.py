@@ -79,6 +79,12 @@ def open_known(known: dict[int, Known], g: Group, no: int, line: str, pending: d
             known.clear()
         known[g.key] = Known(no, g.head)
         return False
+    k = known[g.key]
+    if k.measure is not None and len(g.head) == len(k.raw):  # far values are far from the key's usual ones
+        g.measure = {i: list(st) for i, st in k.measure.items()}
+        g.measured = list(k.measured)
+        if g.outlier(g.head):
+            return False  # the head is far (a slow query among fast ones): shown whole
     g.shown = 0
     head: list[object] = ["tent", no, line, g]
     g.tents.append(head)
@@ -105,17 +111,21 @@ class Known:
     source that includes the header), the count line names that line instead of repeating it.
     """
 
-    __slots__ = ("count", "no", "raw")
+    __slots__ = ("count", "measure", "measured", "no", "raw")
 
     def __init__(self, no: int, raw: list[str], count: int = 0) -> None:
         self.no = no
         self.raw = tuple(raw)
         self.count = count  # lines of the key in groups already closed
+        self.measure: dict[int, list[float]] | None = None  # the last closed group's measured fields (Group.measure)
+        self.measured: list[int] = []
 
     def closed(self, g: Group) -> int:
         """``g``, a group of this key, is closed: its lines are counted; the lines counted before it."""
         before = self.count
         self.count += g.count
+        if len(g.head) == len(self.raw):
+            self.measure, self.measured = g.measure, g.measured
         return before
 
     def same(self, g: Group) -> bool:
