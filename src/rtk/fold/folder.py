@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import deque
 
 from rtk import recache
-from rtk.fold.group import Group, render_fold
-from rtk.fold.held import count_held, put_back
+from rtk.fold.group import Group
+from rtk.fold.held import Known, count_held, count_line, open_known, put_back
 from rtk.fold.markers import Blocks, access, access_hint, has_hint, is_location, is_marker, level_in_digits
 from rtk.fold.mask import mask, spans, tokens
 from rtk.fold.miner import Miner, Template
@@ -80,6 +80,8 @@ class Folder:
         self._gone: list[int] = []  # ...and of the others (counted, dropped)
         self._block: list[str] = []
         self._first = 0
+        # Live output (``hold`` set): group key -> its lines shown before (a later group shows no head: ``Known``).
+        self._known: dict[int, Known] | None = {} if hold is not None else None
 
     def feed(self, line: str) -> list[str]:
         """Take one line (without its newline); return the lines now ready to print."""
@@ -320,6 +322,8 @@ class Folder:
         g = self.groups.get(key)
         if g is None:
             g = self.groups[key] = Group(t, no, raw, key, sig)
+            if self._known is not None and open_known(self._known, g, no, line, self.pending):
+                return  # shown whole in an earlier window: only its count line
             self.pending.append(["show", no, line])
             self.pending.append(["fold", no, g])
             return
@@ -358,11 +362,13 @@ class Folder:
         if seen is None:
             if len(self._dups) > DUPS:
                 self._dups.clear()
-            self._dups[line] = None, -1
+            self._dups[line] = None, no  # no template yet: where it was shown
             self.pending.append(["show", no, line])
             return
         t, key = seen
         if t is None:
+            if self._known is not None:  # live: its first time was shown whole, so its group shows no head
+                self._known[self._nkeys] = Known(key, [line], 1)
             t = Template(-2, [line])
             key = self._nkeys
             self._nkeys += 1
@@ -452,8 +458,12 @@ class Folder:
         """The fold line of a group (and its last line when a counter in it moved); closes the group."""
         if self.groups.get(g.key) is g:
             del self.groups[g.key]
+        known = self._known.get(g.key) if self._known is not None else None  # live output only
+        before = known.closed(g) if known is not None else 0  # lines of this key in earlier groups
         held = not g.cancelled  # every line after the head is still held, waiting to be shown
-        if held and g.count - 1 <= max(RARE, self.lines // RARE_SHARE):
+        # Rare: every line of it is shown; not lines the same as one shown before (they are named by its number).
+        rare = held and before + g.count - 1 <= max(RARE, self.lines // RARE_SHARE)
+        if rare and (known is None or g.shown or not known.same(g)):
             return []  # rare: every line of it is shown
         folded = g.count - g.shown
         if folded <= 0:
@@ -462,7 +472,7 @@ class Folder:
         if show_last:
             folded -= 1
         end = g.last_no - 1 if show_last else g.last_no
-        out = [render_fold(g, folded, g.first + 1 + self.base, end + self.base)]
+        out = [count_line(known, g, folded, self.base, end + self.base)]
         if show_last:
             out.append(g.last)
         if held and sum(len(str(e[2])) + 1 for e in g.tents) <= sum(len(o) + 1 for o in out):

@@ -1,10 +1,11 @@
-"""Lines of a folding group held during a block, counted at once: fields cut in C at their shape's token places."""
+"""Lines of a folding group held during a block, counted at once; what a live fold knows of templates shown before."""
 
 from __future__ import annotations
 
 from itertools import repeat
 from operator import getitem, itemgetter
 
+from rtk.fold.group import render_fold
 from rtk.fold.mask import tokens
 
 TYPE_CHECKING = False
@@ -63,3 +64,72 @@ def put_back(pending: deque[list[object]], far: list[int], first: int, lines: li
             moved.append(pending.pop())
         moved.append(["show", first + i, lines[i]])
     pending.extend(reversed(moved))
+
+
+KNOWN = 50_000  # keys a live fold remembers as shown before it starts again
+
+
+def open_known(known: dict[int, Known], g: Group, no: int, line: str, pending: deque[list[object]]) -> bool:
+    """A new group ``g`` of a live fold: when its key was shown before, its head is held like a later line (True).
+
+    Else the key is remembered as shown (its head, line ``no``, is printed as usual).
+    """
+    if g.key not in known:
+        if len(known) > KNOWN:
+            known.clear()
+        known[g.key] = Known(no, g.head)
+        return False
+    k = known[g.key]
+    if k.measure is not None and len(g.head) == len(k.raw):  # far values are far from the key's usual ones
+        g.measure = {i: list(st) for i, st in k.measure.items()}
+        g.measured = list(k.measured)
+        if g.outlier(g.head):
+            return False  # the head is far (a slow query among fast ones): shown whole
+    g.shown = 0
+    head: list[object] = ["tent", no, line, g]
+    g.tents.append(head)
+    pending.append(["fold", no, g])  # the count line takes the head's place
+    pending.append(head)
+    return True
+
+
+def count_line(known: Known | None, g: Group, folded: int, base: int, end: int) -> str:
+    """The count line of ``g`` (line numbers offset by ``base``); a known group's head was not shown: it counts too."""
+    if known is None or g.shown:
+        return render_fold(g, folded, g.first + 1 + base, end)
+    start = g.first + base
+    if known.same(g):
+        return f"… {folded:,} more like line {known.no + base}  (lines {start}-{end})"
+    return render_fold(g, folded, start, end)
+
+
+class Known:
+    """A group key of a live fold shown whole before: where (``no``, its tokens ``raw``) and its lines so far.
+
+    A later group of the key (in a later window of ``hold`` lines) prints no head of its own: its
+    count line. When each of its lines is the shown one again (a gcc warning repeated for each
+    source that includes the header), the count line names that line instead of repeating it.
+    """
+
+    __slots__ = ("count", "measure", "measured", "no", "raw")
+
+    def __init__(self, no: int, raw: list[str], count: int = 0) -> None:
+        self.no = no
+        self.raw = tuple(raw)
+        self.count = count  # lines of the key in groups already closed
+        self.measure: dict[int, list[float]] | None = None  # the last closed group's measured fields (Group.measure)
+        self.measured: list[int] = []
+
+    def closed(self, g: Group) -> int:
+        """``g``, a group of this key, is closed: its lines are counted; the lines counted before it."""
+        before = self.count
+        self.count += g.count
+        if len(g.head) == len(self.raw):
+            self.measure, self.measured = g.measure, g.measured
+        return before
+
+    def same(self, g: Group) -> bool:
+        """Whether every line of ``g`` has the tokens of the line shown (one kind of masked line, one value a field)."""
+        if tuple(g.head) != self.raw or g.sigs is None or len(g.sigs) != 1:
+            return False
+        return all(v is not None and len(v) == 1 for v in g.values.values())

@@ -26,6 +26,9 @@ HOLD = 200  # input lines a shown line waits at most for its fold's count
 WINDOW_CHARS = 1 << 20  # the deciding window holds at most this much text
 RUN_IDLE = 5.0  # seconds of silence after which a script's held lines are printed
 FOLLOW_IDLE = 2.0  # the same for a follow mode (tail -f, docker logs -f)
+# What a folder hands the next after a quiet spell: its miner, group keys, line caches, marker lines and
+# blocks seen, and the keys shown whole (so a template shown before a pause is counted, not shown, after it).
+CARRIED = ("miner", "_keys", "_nkeys", "_seen", "_fast", "_cache", "_dups", "_known", "_bodies", "_body_chars")
 
 
 class FoldStream(LineFilter):
@@ -119,11 +122,14 @@ class FoldStream(LineFilter):
             out.extend(self._data(ln, no))
         return out
 
-    def _new_folder(self, before: int) -> Folder:
+    def _new_folder(self, before: int, old: Folder | None = None) -> Folder:
         from rtk.fold.folder import Folder
 
         f = Folder(hold=HOLD)
         f.lines = before  # line numbers count from the start of the output (the recovery file's)
+        if old is not None:  # after a quiet spell: the templates and the lines shown whole are still known
+            for name in CARRIED:
+                setattr(f, name, getattr(old, name))
         if self.unvouched is not None:
             f.dropped = []  # the lines it folds away: reported to the fact guard
         return f
@@ -159,7 +165,7 @@ class FoldStream(LineFilter):
             assert self.folder is not None
             out = self._report(self.folder.finish())
             self.folded += self.folder.folded
-            self.folder = self._new_folder(self.seen)  # a quiet spell ends the held folds; the next start anew
+            self.folder = self._new_folder(self.seen, self.folder)  # a quiet spell ends the held folds
             return out
         out = []
         if self.omit_n:

@@ -1,0 +1,68 @@
+"""The live fold remembers templates shown whole across its windows and quiet spells: repeats are counted, never reprinted."""
+
+from __future__ import annotations
+
+import re
+
+from rtk.fold.live import FoldStream
+
+WARN = "x.h:10:5: warning: unused variable ‘k’ [-Wunused-variable]"
+
+
+def build(n: int) -> list[str]:
+    """``n`` compile steps, each printing the same header warning block (rtk's own test input)."""
+    out: list[str] = []
+    for i in range(n):
+        out += [f"gcc -c -o unit{i}.o unit{i}.c", WARN, "   10 |   int k;", "      |       ^"]
+    return out
+
+
+def run(lines: list[str], idle_at: int | None = None) -> list[str]:
+    fs = FoldStream(["make"])
+    out: list[str | None] = []
+    for no, ln in enumerate(lines, 1):
+        out.append(fs.feed(ln))
+        if no == idle_at:
+            out.append(fs.idle())
+    out.append(fs.finish(0))
+    return "\n".join(o for o in out if o is not None).splitlines()
+
+
+def counted(out: list[str], line: str, no: int) -> int:
+    """How many times ``line`` (input line ``no``) is accounted for: printed whole, or counted by a line naming ``no``."""
+    refs = [re.match(r"… (\d+) more like line (\d+)  \(lines (\d+)-(\d+)\)$", o) for o in out]
+    return out.count(line) + sum(int(m.group(1)) for m in refs if m is not None and int(m.group(2)) == no)
+
+
+def test_repeated_warning_counted_across_windows() -> None:
+    lines = build(250)  # 1,000 lines: five windows of 200
+    out = run(lines)
+    assert out[2] == WARN
+    assert out[:-5].count(WARN) == 1  # printed whole once (and in the last lines); was once per window
+    assert "… 50 more like line 2  (lines 206-402)" in out  # the second window: counted, naming line 2
+    assert counted(out, WARN, 2) == 250  # exact count
+    assert len("\n".join(out)) < len("\n".join(lines)) / 4
+
+
+def test_repeated_warning_counted_after_a_quiet_spell() -> None:
+    lines = build(250)
+    out = run(lines, idle_at=600)  # the command goes quiet after line 600: what is held is printed
+    pause = out.index("gcc -c -o unit149.o unit149.c")  # the last lines before the pause: printed whole
+    assert out[:pause].count(WARN) == 1
+    assert out[pause + 4 : -5].count(WARN) == 0  # a new folder after the pause still knows the line was shown
+    assert "… 50 more like line 2  (lines 602-798)" in out
+    assert counted(out, WARN, 2) == 250
+
+
+def test_known_template_lists_its_values() -> None:
+    """A known template whose lines differ (another file:line:col) is counted with its values, not by one line."""
+    lines: list[str] = []
+    for i in range(250):
+        lines += [f"gcc -c -o unit{i}.o unit{i}.c", f"y.h:{i % 3 + 1}:5: note: declared here"]
+    out = run(lines)
+    assert out[2] == "y.h:1:5: note: declared here"
+    later = [o for o in out[3:-5] if "note: declared here" in o]
+    assert len(later) == 3 and all(o.startswith("… ") for o in later)  # one count line a window, none whole
+    assert later[1] == (
+        "… 99 more like: <*> note: declared here  (lines 200-396); <*> y.h:1:5: ×33, y.h:2:5: ×33, y.h:3:5: ×33"
+    )

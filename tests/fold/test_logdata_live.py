@@ -1,0 +1,94 @@
+"""The live fold (``rtk run``, follow modes) over every real captured log: facts kept, savings near the whole fold's."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from rtk import tokens
+from rtk.fold.folder import fold_lines
+from rtk.fold.live import FoldStream
+from rtk.text import clean, decode
+
+DATA = Path(__file__).resolve().parent.parent / "logdata"
+CASES = sorted(p.stem for p in DATA.glob("*.toml"))
+POINTS = 0.05  # the live fold saves at most this much less than the whole-output fold
+
+# Facts the live fold loses. apt-get-install-s: the same 4 facts the whole fold loses (test_logdata_fold.
+# FACT_LOSS explains them: one template for lines that are not alike; a fix in the miner fixes both).
+# pip-install-verbose (5, as before): ``Processing <wheel> (from <req>)``, 6 lines (26-98), one group. A
+# template is rare (shown whole) with at most max(4, lines // 300) lines after its first: the whole fold
+# decides at the end (2,026 lines: 6, rare), the live one 200 lines after it (~300 lines: 4, folded). No fix yet.
+# postgres lost its two slow disconnections (session time 1.2 s among 0.1 s) until a known template's group
+# took over the measured fields' usual values from the group before it (a window's own few values made none far).
+LIVE_FACT_LOSS = {"apt-get-install-s", "pip-install-verbose"}
+# Savings more than POINTS under the whole fold's: none (fed as rtk run feeds cat: make-j2-gcc 73.0% against
+# 75.5%, cargo-build-vv 71.6% against 74.2%; each window prints a count line per template it saw, the whole fold one).
+LIVE_SHORT: set[str] = set()
+
+
+def _mark(cases: set[str], reason: str) -> list[object]:
+    return [pytest.param(c, marks=pytest.mark.xfail(strict=True, reason=reason)) if c in cases else c for c in CASES]
+
+
+def live(case: str, by_line: bool = False) -> tuple[str, str, str, dict[str, object]]:
+    """The raw text, the live fold's output, the whole fold's, the facts.
+
+    Fed as ``rtk run`` feeds a fast producer (``cat``): the lines of each 64 KiB read at once; or
+    line by line (``by_line``), as a slow one (a real build) comes.
+    """
+    meta = tomllib.loads((DATA / f"{case}.toml").read_text())
+    raw = clean(decode((DATA / str(meta["log"])).read_bytes()))
+    fs = FoldStream(["cat", str(meta["log"])])
+    out: list[str | None] = []
+    if by_line:
+        out += map(fs.feed, raw.splitlines())
+    else:
+        block: list[str] = []
+        size = 0
+        for ln in raw.splitlines():
+            block.append(ln)
+            size += len(ln.encode()) + 1
+            if size >= 65536:
+                out.append(fs.feed_block(block))
+                block, size = [], 0
+        out.append(fs.feed_block(block))
+    out.append(fs.finish(0))
+    whole, _ = fold_lines(raw.splitlines())
+    return raw, "\n".join(o for o in out if o is not None), "\n".join(whole), meta
+
+
+@pytest.mark.parametrize("case", _mark(LIVE_FACT_LOSS, "facts folded away live, see comment"))
+def test_live_fold_keeps_every_fact(case: str) -> None:
+    raw, out, _whole, meta = live(case)
+    lines = set(out.splitlines())
+    assert [f for f in meta["facts"] if f not in lines] == []  # type: ignore[attr-defined]
+    assert len(out.encode()) < len(raw.encode())  # never larger than raw
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_live_fold_never_larger_than_raw(case: str) -> None:
+    raw, out, _whole, _meta = live(case)
+    assert len(out.encode()) < len(raw.encode())
+
+
+@pytest.mark.parametrize("case", _mark(LIVE_SHORT, "one count line per template per window, see comment"))
+def test_live_fold_saves_near_the_whole_fold(case: str) -> None:
+    raw, out, whole, _meta = live(case)
+    est = tokens.estimate(raw)
+    saved, saved_whole = 1 - tokens.estimate(out) / est, 1 - tokens.estimate(whole) / est
+    print(f"{case}: live {saved:.1%}, whole {saved_whole:.1%}")
+    assert saved >= saved_whole - POINTS
+
+
+@pytest.mark.parametrize("by_line", [False, True])
+def test_make_gcc_live_counts_repeated_warnings(by_line: bool) -> None:
+    """A gcc warning repeated in later windows is counted by the line shown whole, never printed whole again."""
+    raw, out, _whole, meta = live("make-j2-gcc", by_line)
+    got = out.splitlines()
+    for fact in meta["facts"]:  # type: ignore[attr-defined]
+        assert got.count(fact) == 1, fact
+    # rtk run over cat saved 33.7% before the carry-over; now 73.0% (63.9% line by line)
+    assert 1 - tokens.estimate(out) / tokens.estimate(raw) >= (0.6 if by_line else 0.7)
