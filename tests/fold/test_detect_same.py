@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -39,15 +40,19 @@ def _ref_data_kind(lines: list[str]) -> str | None:
     return None
 
 
+_REF_LEVEL = re.compile(r'"(?:level|severity|lvl|levelname|@l|log\.level)":\s*(?:"([^"]*)"|(\d{1,3})(?!\d))')
+
+
 def _ref_json_log(body: list[str]) -> bool:
+    def level(s: str) -> bool:
+        for name, num in _REF_LEVEL.findall(s):
+            if (num and int(num) <= 100) or (not num and name.lower() in detect.LEVEL_NAMES):
+                return True
+        return False
+
     def event(ln: str) -> bool:
         s = ln.strip()
-        return (
-            s[:1] == "{"
-            and s[-1:] == "}"
-            and any(k in s for k in detect._LEVEL_KEYS)
-            and any(k in s for k in detect._MSG_KEYS)
-        )
+        return s[:1] == "{" and s[-1:] == "}" and level(s) and any(k in s for k in detect._MSG_KEYS)
 
     return len(body) >= 20 and sum(1 for ln in body if event(ln)) >= 0.9 * len(body)
 

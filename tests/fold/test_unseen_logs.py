@@ -64,6 +64,17 @@ def test_a_json_lines_log_with_a_level_and_a_message_is_a_log_not_data() -> None
     assert fold_output(records) is None
 
 
+def test_json_records_with_a_level_member_that_is_no_log_level_stay_data() -> None:
+    """A course list's ``"level": "beginner"`` or a rating's ``"level": 1200`` is data: it was folded as a log."""
+    for level in ("beginner", "B2", 1200):
+        records = [json.dumps({"id": n, "level": level, "message": f"lesson {n}"}) for n in range(400)]
+        assert data_kind(records) == "json" and not looks_like_log(records), level
+        assert fold_output(records) is None
+    for level in ("WARN", "Information", 50, 3):  # named and numbered levels still make a log
+        events = [json.dumps({"level": level, "msg": f"tick {n}"}) for n in range(300)]
+        assert data_kind(events) is None, level
+
+
 def test_a_json_event_above_info_stays_whole_whatever_its_level_looks_like() -> None:
     # pino/bunyan numbers (40 warn, 50 error, 60 fatal): the line is shaped like the info lines but for digits
     lines = [_event(n, 30) for n in range(400)]

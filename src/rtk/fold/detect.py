@@ -69,17 +69,62 @@ _LEVEL_KEYS = (
 _MSG_KEYS = ('"msg":', '"msg": ', '"message":', '"message": ', '"@m":', '"@mt":', '"event":', '"event": ')
 
 
+# What a level holds in a log event: a level's name, or a number (pino/bunyan 10-60, syslog 0-7).
+# Data with a "level" member of its own ("beginner", "B2", 1200) is not a log.
+LEVEL_NAMES = frozenset(
+    [
+        "trace",
+        "debug",
+        "verbose",
+        "fine",
+        "finer",
+        "finest",
+        "config",
+        "info",
+        "information",
+        "informational",
+        "notice",
+        "warn",
+        "warning",
+        "error",
+        "err",
+        "severe",
+        "fatal",
+        "critical",
+        "crit",
+        "alert",
+        "emerg",
+        "emergency",
+        "panic",
+        "dpanic",
+    ]
+)
+
+
+def _has_level(s: str) -> bool:
+    """Whether a level key of ``s`` holds a level: a name of :data:`LEVEL_NAMES` (any case) or a number up to 100."""
+    for k in _LEVEL_KEYS:
+        i = s.find(k)
+        while i >= 0:
+            v = s[i + len(k) :].lstrip()[:24]
+            if v[:1] == '"':
+                end = v.find('"', 1)
+                if end > 0 and v[1:end].lower() in LEVEL_NAMES:
+                    return True
+            else:
+                n = len(v) - len(v.lstrip("0123456789"))
+                if 0 < n <= 3 and int(v[:n]) <= 100:
+                    return True
+            i = s.find(k, i + 1)
+    return False
+
+
 def json_log(body: list[str]) -> bool:
     """Whether 90% of the lines are one-line JSON objects that each name a level and a message (a structured log)."""
 
     def event(ln: str) -> bool:
         s = ln.strip()
-        return (
-            s[:1] == "{"
-            and s[-1:] == "}"
-            and any(map(s.__contains__, _LEVEL_KEYS))
-            and any(map(s.__contains__, _MSG_KEYS))
-        )
+        return s[:1] == "{" and s[-1:] == "}" and any(map(s.__contains__, _MSG_KEYS)) and _has_level(s)
 
     return len(body) >= 20 and _most(event, body, 0.9)
 
