@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
 from rtk.rewrite import engine
 from rtk.shell import segments
 
@@ -43,3 +47,14 @@ class SetRegistry(engine.Registry):
 
     def toml(self, argv: list[str]) -> bool:
         return bool(argv) and argv[0].rsplit("/", 1)[-1] in self.tomls
+
+
+@pytest.fixture(autouse=True)
+def all_registered() -> Iterator[None]:
+    """Every command counts as having a filter (autouse where a test module imports it); caches reset around it."""
+    saved = engine.registry
+    engine.registry = AllRegistry()
+    engine.reset()
+    yield
+    engine.registry = saved
+    engine.reset()

@@ -15,13 +15,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rwhelpers import AllRegistry
+from rwhelpers import all_registered  # noqa: F401  (autouse: every command has a filter)
 
 from rtk.rewrite import cli, engine
 from rtk.rewrite.permissions import Permissions
@@ -34,16 +33,6 @@ PROPS = settings(
     max_examples=N, deadline=None, derandomize=not os.environ.get("RTK_FUZZ_EXAMPLES"), database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )  # fmt: skip
-
-
-@pytest.fixture(autouse=True)
-def all_registered() -> Iterator[None]:
-    saved = engine.registry
-    engine.registry = AllRegistry()
-    engine.reset()
-    yield
-    engine.registry = saved
-    engine.reset()
 
 
 # Constructs that run code in bash (and zsh's ${(e)x} and ${~x}). "<(" is not one inside plain double quotes.

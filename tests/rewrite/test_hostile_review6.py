@@ -5,30 +5,19 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
-from rwhelpers import AllRegistry
+from rwhelpers import all_registered  # noqa: F401  (autouse: every command has a filter)
 
 from helpers import rtk_argv
 from rtk.rewrite import engine
 from rtk.rewrite.permissions import Permissions
 
 ALLOW = ["git:*", "ls:*", "cat:*", "head:*", "php -l:*", "bundle install:*", "deno test:*", "npm test:*"]
-
-
-@pytest.fixture(autouse=True)
-def all_registered() -> Iterator[None]:
-    saved = engine.registry
-    engine.registry = AllRegistry()
-    engine.reset()
-    yield
-    engine.registry = saved
-    engine.reset()
 
 
 def verdict(line: str, allow: list[str] = ALLOW, deny: list[str] | None = None) -> engine.Decision:

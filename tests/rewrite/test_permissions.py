@@ -6,28 +6,17 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
-from rwhelpers import AllRegistry
+from rwhelpers import all_registered  # noqa: F401  (autouse: every command has a filter)
 
 from helpers import RTK_ROOT
 from rtk.rewrite import engine, permissions
 from rtk.rewrite.permissions import Permissions, matches
-
-
-@pytest.fixture(autouse=True)
-def all_registered() -> Iterator[None]:
-    saved = engine.registry
-    engine.registry = AllRegistry()
-    engine.reset()
-    yield
-    engine.registry = saved
-    engine.reset()
 
 
 def settings(path: Path, allow: tuple[str, ...] = (), ask: tuple[str, ...] = (), deny: tuple[str, ...] = ()) -> Path:

@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from rwhelpers import AllRegistry
+from rwhelpers import all_registered  # noqa: F401  (autouse: every command has a filter)
 
 from rtk.rewrite import cli, engine
 from rtk.shell import lexer, segments
 
 FAST = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-
-
-@pytest.fixture(autouse=True)
-def all_registered() -> Iterator[None]:
-    saved = engine.registry
-    engine.registry = AllRegistry()
-    engine.reset()
-    yield
-    engine.registry = saved
-    engine.reset()
 
 
 # Tools whose rewrite is a pure insertion of "rtk " (cat/head/tail become `rtk read`).
