@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from hypothesis import strategies as st
 
+Line = TypeVar("Line", str, bytes)
 
-def mutate(draw: st.DrawFn, lines: list[str], foreign: list[str]) -> list[str]:
-    """``lines`` with each line kept, dropped, doubled, cut short or followed by one of ``foreign``."""
-    out: list[str] = []
+
+def mutate(draw: st.DrawFn, lines: list[Line], foreign: list[Line]) -> list[Line]:
+    """``lines`` (text or bytes) with each line kept, dropped, doubled, cut short or followed by one of ``foreign``."""
+    out: list[Line] = []
     for line in lines:
         op = draw(st.integers(0, 9))
         if op == 0:

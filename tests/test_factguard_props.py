@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fixturelib import Fixture, all_fixtures, load, run
+from mutations import mutate
 from rtk import config, factguard, facts, options
 from rtk.text import clean, decode
 
@@ -59,19 +60,7 @@ def check(fx: Fixture, raw: bytes, code: int) -> None:
 
 @st.composite
 def mutated(draw: st.DrawFn, lines: list[bytes]) -> tuple[bytes, int]:
-    out: list[bytes] = []
-    for line in lines:
-        op = draw(st.integers(0, 9))
-        if op == 0:
-            continue
-        if op == 1:
-            out += [line, line]
-        elif op == 2:
-            out.append(line[: draw(st.integers(0, max(len(line) - 1, 0)))])
-        elif op == 3:
-            out += [line, draw(st.sampled_from(FOREIGN)).encode()]
-        else:
-            out.append(line)
+    out = mutate(draw, lines, [f.encode() for f in FOREIGN])
     return b"\n".join(out) + b"\n", draw(st.sampled_from([0, 1, 2, 101]))
 
 
