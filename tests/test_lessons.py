@@ -1,0 +1,90 @@
+"""Requirements from user-lessons.md and the README, each checked by what rtk does (content and exit codes)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from rtk.commands import read
+from rtk.rewrite import engine
+
+
+def _recorded() -> tuple[int, int]:
+    from rtk import tracking
+
+    fields = Path(tracking.pending_path()).read_text().strip().split("\n")[-1].split("\t")
+    return int(fields[6]), int(fields[7])
+
+
+def _read(args: list[str], cwd: Path, capfdbinary: pytest.CaptureFixture[bytes]) -> tuple[int, bytes]:
+    old = os.getcwd()
+    os.chdir(cwd)
+    try:
+        code = read.main(args)
+    finally:
+        os.chdir(old)
+    return code, capfdbinary.readouterr().out
+
+
+# 15: savings are measured against what the raw command would have printed.
+def test_read_n_is_measured_against_cat_n(tmp_path: Path, capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    # `cat -n f` is rewritten to `rtk read -n f`, which prints the same bytes: 0 saved, not a negative saving
+    # from counting the file without its line numbers as the raw side.
+    (tmp_path / "f.c").write_bytes(b"int main() {\n  return 0;\n}\n")
+    code, out = _read(["-n", "f.c"], tmp_path, capfdbinary)
+    assert code == 0 and out == b"     1\tint main() {\n     2\t  return 0;\n     3\t}\n"
+    raw, shown = _recorded()
+    assert raw == shown and raw > 0
+
+
+def test_read_n_with_a_level_counts_numbered_raw(tmp_path: Path, capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    body = "".join(f"# comment {i}\nx{i} = {i}\n" for i in range(20))
+    (tmp_path / "m.py").write_text(body)
+    code, out = _read(["-n", "--level", "minimal", "m.py"], tmp_path, capfdbinary)
+    assert code == 0 and b"# comment" not in out and b"    40\tx19 = 19\n" in out
+    raw, shown = _recorded()
+    from rtk import tokens
+
+    numbered = "".join(f"{n:6d}\t{line}\n" for n, line in enumerate(body.splitlines(), 1))
+    assert abs(raw - tokens.estimate_shaped(numbered)) <= 1 and raw > shown
+
+
+# 5: a producer is rewritten only when every consumer is display-only and nothing goes to a file.
+@pytest.mark.parametrize(
+    "line",
+    ["grep -rn foo . | wc -l", "git log > out.txt", "ls | sort", "git log |& head", "cat a.txt > b", "echo $((1+2))"],
+)
+def test_machine_consumers_and_redirects_stay_raw(line: str) -> None:
+    assert engine.rewrite(line) is None
+
+
+def test_display_consumer_gets_the_rewritten_producer() -> None:
+    assert engine.rewrite("git log | head") == "rtk git log | head"
+
+
+# 13: cat/head/tail rewrites are exact windows; forms rtk does not model stay raw.
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        ("head -n 5 l.txt", "rtk read l.txt --head-lines 5"),
+        ("tail -5 l.txt", "rtk read l.txt --tail-lines 5"),
+        ("cat -n f.c", "rtk read -n f.c"),
+        ("head -c 5 l.txt", None),
+        ("cat -A f.c", None),
+        ("head -n -5 l.txt", None),
+        ("tail -n +5 l.txt", None),
+    ],
+)
+def test_cat_head_tail_rewrites(line: str, want: str | None) -> None:
+    assert engine.rewrite(line) == want
+
+
+def test_read_windows_and_code_are_byte_exact(tmp_path: Path, capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    data = b'int main() {\n  char *s = "/* not a comment";\n}\r\n\xff\xfe bad\n\n\nlast no newline'
+    (tmp_path / "f.c").write_bytes(data)
+    assert _read(["f.c"], tmp_path, capfdbinary) == (0, data)
+    lines = data.splitlines(keepends=True)
+    assert _read(["f.c", "--head-lines", "2"], tmp_path, capfdbinary) == (0, b"".join(lines[:2]))
+    assert _read(["f.c", "--tail-lines", "3"], tmp_path, capfdbinary) == (0, b"".join(lines[-3:]))
