@@ -88,3 +88,12 @@ def test_read_windows_and_code_are_byte_exact(tmp_path: Path, capfdbinary: pytes
     lines = data.splitlines(keepends=True)
     assert _read(["f.c", "--head-lines", "2"], tmp_path, capfdbinary) == (0, b"".join(lines[:2]))
     assert _read(["f.c", "--tail-lines", "3"], tmp_path, capfdbinary) == (0, b"".join(lines[-3:]))
+
+
+# 22: every instructions text rtk init writes states the coverage boundary (built-in tools bypass the hook).
+def test_every_instructions_text_states_the_coverage_boundary() -> None:
+    from rtk.agents import registry
+
+    texts = [registry.awareness(), registry.awareness(shared=True), registry.agents_md(), registry.rules_text()]
+    for text in texts:
+        assert "Built-in read/search tools do not go through rtk; for big listings prefer the shell." in text
