@@ -97,3 +97,27 @@ def test_every_instructions_text_states_the_coverage_boundary() -> None:
     texts = [registry.awareness(), registry.awareness(shared=True), registry.agents_md(), registry.rules_text()]
     for text in texts:
         assert "Built-in read/search tools do not go through rtk; for big listings prefer the shell." in text
+
+
+# 11: an explicit format flag gets the raw output (git show -p as git log -p).
+def test_git_show_with_explicit_patch_flag_is_raw(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b"}
+    env |= {"GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@b"}
+
+    def git(*args: str) -> bytes:
+        return subprocess.run(["git", *args], cwd=tmp_path, env=env, capture_output=True, check=True).stdout
+
+    git("init", "-q")
+    (tmp_path / "f.txt").write_text("".join(f"{i}\n" for i in range(30)))
+    git("add", "f.txt")
+    git("commit", "-qm", "one")
+    (tmp_path / "f.txt").write_text("".join(f"{i}\n" if i != 15 else "fifteen\n" for i in range(30)))
+    git("commit", "-qam", "two")
+    for flags in (["show", "-p", "HEAD"], ["show", "--patch"], ["log", "-p", "-1"]):
+        rtk = [sys.executable, "-m", "rtk", "git", *flags]
+        got = subprocess.run(rtk, cwd=tmp_path, env=env, capture_output=True)
+        assert got.returncode == 0 and got.stdout == git(*flags), flags
+        assert b" 16\n 17\n 18\n" in got.stdout
