@@ -121,3 +121,50 @@ def test_git_show_with_explicit_patch_flag_is_raw(tmp_path: Path) -> None:
         got = subprocess.run(rtk, cwd=tmp_path, env=env, capture_output=True)
         assert got.returncode == 0 and got.stdout == git(*flags), flags
         assert b" 16\n 17\n 18\n" in got.stdout
+
+
+def _rtk(args: list[str], cwd: Path) -> tuple[int, str, str]:
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "rtk", *args], cwd=cwd, capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+# 4: the child's exact exit code; an engine error (grep exit 2) is an error, never "0 matches".
+def test_grep_engine_error_keeps_exit_2_and_its_message(tmp_path: Path) -> None:
+    code, out, err = _rtk(["grep", "foo", "missing.txt"], tmp_path)
+    assert code == 2 and "missing.txt" in out + err and "0 match" not in out + err
+
+
+# 5/13: `cmd 2>/dev/null` is rewritten to `rtk cmd 2>/dev/null`; the stderr the user discarded stays discarded
+# (rtk merged the child's stderr into its stdout, so the errors came back on stdout).
+def test_stderr_sent_to_dev_null_stays_away(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    assert engine.rewrite("grep -r foo . 2>/dev/null") == "rtk grep -r foo . 2>/dev/null"
+    (tmp_path / "g.txt").write_text("foo here\n")
+    argv = [sys.executable, "-m", "rtk", "grep", "foo", "missing.txt", "g.txt"]
+    p = subprocess.run(argv, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    native = subprocess.run(argv[3:], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert (p.returncode, p.stdout) == (native.returncode, native.stdout) == (2, "g.txt:foo here\n")
+    script = "echo out; echo err >&2; exit 3"
+    p = subprocess.run([*argv[:3], "run", "-c", script], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert (p.returncode, p.stdout) == (3, "out\n")
+    p = subprocess.run([*argv[:3], "run", "-c", script], capture_output=True, text=True)  # not discarded: kept
+    assert p.returncode == 3 and "err" in p.stdout + p.stderr
+
+
+def test_missing_tool_is_127(tmp_path: Path) -> None:
+    code, _, err = _rtk(["no-such-tool-xyz"], tmp_path)
+    assert code == 127 and "no-such-tool-xyz" in err
+
+
+# 12: dotfiles the native command lists are listed.
+def test_ls_a_and_find_keep_dotfiles(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("X=1\n")
+    (tmp_path / "a.py").write_text("")
+    assert ".env" in _rtk(["ls", "-A"], tmp_path)[1].split()
+    code, out, _ = _rtk(["find", ".", "-type", "f"], tmp_path)
+    assert code == 0 and "./.env" in out.split() and "./a.py" in out.split()
