@@ -163,6 +163,15 @@ def child_env(overrides: Mapping[str, str] | None) -> Mapping[str, str]:
     return env
 
 
+def stderr_discarded() -> bool:
+    """Our stderr is ``/dev/null`` (``cmd 2>/dev/null`` rewritten to ``rtk cmd 2>/dev/null``)."""
+    try:
+        st = os.fstat(2)
+        return st.st_mode & 0o170000 == 0o020000 and st.st_rdev == os.stat("/dev/null").st_rdev  # a char device
+    except OSError:
+        return False
+
+
 def spawn(
     argv: list[str],
     *,
@@ -179,6 +188,8 @@ def spawn(
     if not argv or not argv[0]:
         raise SpawnError("rtk: command not found: '' (an empty command name)", EXIT_NOT_FOUND)
     environ = child_env(env)
+    if merge_stderr and capture and stderr_discarded():
+        merge_stderr = False  # what the user threw away stays away: the child's stderr goes to /dev/null too
     if not hasattr(os, "posix_spawnp"):  # pragma: no cover - Windows
         return _spawn_subprocess(argv, capture, merge_stderr, environ)
     r = w = -1

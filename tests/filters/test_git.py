@@ -163,14 +163,14 @@ def test_log_graph_is_raw() -> None:
 @pytest.mark.parametrize(
     "args",
     [["HEAD:README.md"], ["v1.0:docs/"], [":README.md"], ["--stat"], ["--name-only"], ["--format=%H"], ["--oneline"],
-     ["-m"], ["--word-diff"], ["--help"], ["--pretty=raw", "HEAD"]],
+     ["-m"], ["--word-diff"], ["--help"], ["--pretty=raw", "HEAD"], ["-p"], ["-u", "HEAD"], ["--patch"]],
 )  # fmt: skip
 def test_show_raw(args: list[str]) -> None:
     assert spec("show", *args) is None
 
 
 def test_show_filtered_and_context_flags() -> None:
-    for args in ([], ["HEAD"], ["-p"], ["-s"], ["--no-patch"], ["--cc", "HEAD"], ["v1.0"], ["HEAD", "--", "a:b"]):
+    for args in ([], ["HEAD"], ["-s"], ["--no-patch"], ["--cc", "HEAD"], ["v1.0"], ["HEAD", "--", "a:b"]):
         s = spec("show", *args)
         assert s is not None and s.filter is _gitlog.show, args
     for args in (["-U5"], ["--unified=1"], ["-W"], ["--function-context"]):

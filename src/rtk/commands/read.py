@@ -273,7 +273,7 @@ def _one(
                 break
         else:
             data = b"".join(kept)
-            o.raw(data)
+            o.raw(_window.Numbering(first).feed(data) if number else data)  # what cat -n would have printed
             text, note = view(name, data, level, number, first)
             o.write(text)
             o.mode(level)
@@ -289,9 +289,8 @@ def _one(
     for b in body:
         if numbering is None:
             o.copy(b)
-        else:
-            o.raw(b)
-            o.write(numbering.feed(b))
+        else:  # cat -n prints the same numbers: measured once for both sides
+            o.copy(numbering.feed(b))
 
 
 def _stdin_folds(f: BinaryIO) -> bool:

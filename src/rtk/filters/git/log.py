@@ -33,10 +33,9 @@ LOG_RAW_LONG = (
     "--output", "--ext-diff",
 )  # fmt: skip
 LOG_RAW_SHORT = "puzgcmtWLUXh"
-SHOW_RAW_LONG = tuple(
-    f for f in LOG_RAW_LONG if f not in ("--patch", "--cc", "--full-diff", "--unified", "--function-context")
-)
-SHOW_RAW_SHORT = "zgmLXh"
+# git show prints a patch by default, but an explicit -p/-u/--patch is the user's format choice: raw, as for log.
+SHOW_RAW_LONG = tuple(f for f in LOG_RAW_LONG if f not in ("--cc", "--full-diff", "--unified", "--function-context"))
+SHOW_RAW_SHORT = "puzgmLXh"
 
 
 def _wants(args: list[str], names: tuple[str, ...]) -> bool:
