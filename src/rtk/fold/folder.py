@@ -7,6 +7,7 @@ from collections import deque
 from rtk import recache
 from rtk.fold.group import Group
 from rtk.fold.held import Known, count_held, count_line, open_known, put_back
+from rtk.fold.late import Late
 from rtk.fold.markers import Blocks, access, access_hint, has_hint, is_location, is_marker, level_in_digits
 from rtk.fold.mask import mask, spans, tokens
 from rtk.fold.miner import Miner, Template
@@ -84,6 +85,7 @@ class Folder:
         self._first = 0
         # Live output (``hold`` set): group key -> its lines shown before (a later group shows no head: ``Known``).
         self._known: dict[int, Known] | None = {} if hold is not None else None
+        self._late = Late()  # live: lines folded that may be rare by the end (late.py)
 
     def feed(self, line: str) -> list[str]:
         """Take one line (without its newline); return the lines now ready to print."""
@@ -455,6 +457,9 @@ class Folder:
             out.append(g.last)
         if held and sum(len(str(e[2])) + 1 for e in g.tents) <= sum(len(o) + 1 for o in out):
             return []  # the fold would be longer than the lines it stands for: they are shown
+        if known is not None and held and before + g.count <= TENTS + 1 and not known.same(g):  # live: rare later?
+            kept = g.tents[:-1] if show_last else g.tents  # (the last line is shown)
+            self._late.keep(g.key, [(int(e[1]), str(e[2])) for e in kept if e[0] == "tent"])  # type: ignore[call-overload]
         g.cancelled = True  # later lines of this template start a new group
         for e in g.tents:
             if e[0] == "tent":
@@ -462,6 +467,13 @@ class Folder:
         self.folded += folded
         self.shown += len(out)
         return out
+
+
+def rare_after(f: Folder) -> list[str]:
+    """Live, once the output ended (held folds printed): the lines folded that the whole fold shows (``Late``)."""
+    if f._known is None:
+        return []
+    return f._late.rare(f._known, min(max(RARE, f.lines // RARE_SHARE), TENTS), f.base)
 
 
 def fold_lines(lines: list[str]) -> tuple[list[str], Folder]:
