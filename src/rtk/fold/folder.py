@@ -7,10 +7,13 @@ from collections import deque
 from rtk import recache
 from rtk.fold.group import Group
 from rtk.fold.held import Known, count_held, count_line, open_known, put_back
+from rtk.fold.late import Late
 from rtk.fold.markers import Blocks, access, access_hint, has_hint, is_location, is_marker, level_in_digits
 from rtk.fold.mask import mask, spans, tokens
 from rtk.fold.miner import Miner, Template
+from rtk.fold.repeat import close_block
 from rtk.fold.requests import Requests
+from rtk.fold.section import Section, end_section, header, section_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,7 +36,6 @@ _ZEROS = bytes.maketrans(b"123456789", b"000000000")
 LONG = 40  # a line of more tokens than this is templated by its first LONG_KEEP tokens
 LONG_KEEP = 3
 DUPS = 10_000  # marker lines remembered, to count one repeated verbatim
-BODY_CHARS = 1 << 20  # characters of block insides remembered, to name a repeated one by its range
 FAST = 20_000  # lines remembered by their shape (digits made 0) for the fast path, before it starts again
 
 
@@ -71,6 +73,7 @@ class Folder:
         self._body_chars = 0
         self._dups: dict[str, tuple[Template | None, int]] = {}  # marker lines seen: their template and key
         self._marked = False  # the line before was shown as a marker or part of a block
+        self._sect: Section | None = None  # the block under the header line just taken (section.py)
         self.dropped: list[str] | None = None  # when a list, the lines folded away are added to it (fact guard)
         # While a block is taken: the lines of folding groups waiting to be counted at once (group key -> their
         # indexes in the block and shape entries), the indexes of the lines dropped one by one, and the block.
@@ -82,6 +85,7 @@ class Folder:
         self._first = 0
         # Live output (``hold`` set): group key -> its lines shown before (a later group shows no head: ``Known``).
         self._known: dict[int, Known] | None = {} if hold is not None else None
+        self._late = Late()  # live: lines folded that may be rare by the end (late.py)
 
     def feed(self, line: str) -> list[str]:
         """Take one line (without its newline); return the lines now ready to print."""
@@ -141,6 +145,9 @@ class Folder:
                     take(no, line)
                     continue
                 self._marked = False
+            if self._sect is not None:  # under a header: the whole way
+                take(no, line)
+                continue
             entry = fast(shape)
             if entry is None or blocks.kind:
                 # A line of a new shape (or in a block): the whole way. A line shaped like one seen here
@@ -210,6 +217,7 @@ class Folder:
 
     def finish(self) -> list[str]:
         """The remaining lines: held folds with their final counts, the access summary, the last lines."""
+        end_section(self)
         if self._blk:
             self._block_into_tail()
         if self._blk:
@@ -278,6 +286,8 @@ class Folder:
 
     def _take(self, no: int, line: str, shape: bytes | None = None, counted: bool = False) -> None:
         """One line, the whole way: markers, blocks, template, group (``shape``: remember it for the fast path)."""
+        if self._sect is not None and section_line(self, no, line):
+            return
         if not counted:
             self._access(line)
         marked, self._marked = self._marked, False
@@ -308,6 +318,8 @@ class Folder:
         if long:
             masks[-1] = "<…>"
         t, key, sig = self._template(masks)
+        if (sect := header(line, t.count)) is not None:  # never by shape: its next lines are looked at
+            self._sect, shape = sect, None
         # a digit in a constant, or a level in digits (pino's "level":30 and "level":50): not by shape
         if shape is not None and not long and not _DIGIT.search("".join(sig)) and not level_in_digits(line):
             if len(self._fast) > FAST:
@@ -334,7 +346,7 @@ class Folder:
         if g.cancelled:
             if self.dropped is not None:
                 self.dropped.append(line)
-                if self._slow is not None:
+                if self._slow is not None and no >= self._first:  # (a line let go from the block before)
                     self._slow.append(no - self._first)
             return
         if len(g.tents) < TENTS:
@@ -348,7 +360,7 @@ class Folder:
                     e[0] = "dead"
             if self.dropped is not None:
                 self.dropped.append(line)
-                if self._slow is not None:
+                if self._slow is not None and no >= self._first:  # (a line let go from the block before)
                     self._slow.append(no - self._first)
 
     def _marker(self, no: int, line: str) -> None:
@@ -378,40 +390,8 @@ class Folder:
         self._grouped(no, line, [line], t, key, (line,))
 
     def _close_block(self) -> None:
-        """A traceback or stack trace ended: its inside, the same as a block's shown before, becomes one line.
-
-        Its last line (the message) stays whole; its first stays too unless it is the same as
-        that block's first (``Traceback (most recent call last):``, not a Java exception line).
-        """
-        blk, self._blk = self._blk, []
-        mid = blk[1:-1]
-        if len(mid) < 3 or blk[0][0] != "show":  # short, or already printed (live output)
-            return
-        body = tuple(str(e[2]) for e in mid)
-        head = str(blk[0][2])
-        seen = self._bodies.get(body)
-        if seen is None:
-            size = sum(map(len, body))
-            if self._body_chars + size <= BODY_CHARS:
-                self._bodies[body] = (int(blk[0][1]), int(mid[-1][1]), head)  # type: ignore[call-overload]
-                self._body_chars += size
-            return
-        if head == seen[2]:
-            mid = blk[:-1]
-            body = (head, *body)
-            start = seen[0]
-        else:
-            start = seen[0] + 1
-        first, last = int(mid[0][1]), int(mid[-1][1])  # type: ignore[call-overload]
-        b = self.base
-        text = f"… lines {first + b}-{last + b}: the same {len(mid)} lines as lines {start + b}-{seen[1] + b}"
-        if len(text) >= size_of(body):
-            return
-        mid[0][0] = "ref"
-        mid[0].append(text)
-        for e in mid[1:]:
-            e[0] = "dead"
-        self.folded += len(mid)
+        """A block ended: its inside, the same as one shown before, becomes one line (``repeat.close_block``)."""
+        close_block(self)
 
     def _access(self, line: str) -> None:
         if not access_hint(line):
@@ -477,6 +457,9 @@ class Folder:
             out.append(g.last)
         if held and sum(len(str(e[2])) + 1 for e in g.tents) <= sum(len(o) + 1 for o in out):
             return []  # the fold would be longer than the lines it stands for: they are shown
+        if known is not None and held and before + g.count <= TENTS + 1 and not known.same(g):  # live: rare later?
+            kept = g.tents[:-1] if show_last else g.tents  # (the last line is shown)
+            self._late.keep(g.key, [(int(e[1]), str(e[2])) for e in kept if e[0] == "tent"])  # type: ignore[call-overload]
         g.cancelled = True  # later lines of this template start a new group
         for e in g.tents:
             if e[0] == "tent":
@@ -486,9 +469,11 @@ class Folder:
         return out
 
 
-def size_of(lines: tuple[str, ...]) -> int:
-    """Characters of ``lines`` printed one per line."""
-    return sum(map(len, lines)) + len(lines)
+def rare_after(f: Folder) -> list[str]:
+    """Live, once the output ended (held folds printed): the lines folded that the whole fold shows (``Late``)."""
+    if f._known is None:
+        return []
+    return f._late.rare(f._known, min(max(RARE, f.lines // RARE_SHARE), TENTS), f.base)
 
 
 def fold_lines(lines: list[str]) -> tuple[list[str], Folder]:

@@ -28,7 +28,7 @@ RUN_IDLE = 5.0  # seconds of silence after which a script's held lines are print
 FOLLOW_IDLE = 2.0  # the same for a follow mode (tail -f, docker logs -f)
 # What a folder hands the next after a quiet spell: its miner, group keys, line caches, marker lines and
 # blocks seen, and the keys shown whole (so a template shown before a pause is counted, not shown, after it).
-CARRIED = ("miner", "_keys", "_nkeys", "_seen", "_fast", "_cache", "_dups", "_known", "_bodies", "_body_chars")
+CARRIED = ("miner", "_keys", "_nkeys", "_seen", "_fast", "_cache", "_dups", "_known", "_bodies", "_body_chars", "_late")
 
 
 class FoldStream(LineFilter):
@@ -91,7 +91,14 @@ class FoldStream(LineFilter):
         if not self.mode:
             out, self.buf = self.buf, []  # short: whole, as the command printed it
             return "\n".join(out)
-        text = "\n".join(self._flush())
+        out = self._flush()
+        if self.folder is not None:  # lines folded live that the whole output makes rare: printed now
+            from rtk.fold.folder import rare_after
+
+            late = rare_after(self.folder)
+            out += late
+            self.folded -= len(late) - sum(1 for ln in late if ln.startswith("[rtk] rare in the whole output"))
+        text = "\n".join(out)
         self.cut = self.folded + self.omitted
         return text
 
