@@ -21,7 +21,15 @@ CASES = sorted(p.stem for p in DATA.glob("*.toml"))
 # postgres: facts are 9.7% (ceiling 90.3%); the header alone is 0.2 points, the first line of each of its
 # templates, the rare autovacuum detail lines and the fold lines that count the other lines exactly take
 # the rest (it saves 82.1%); 90% would leave 42 tokens for everything but the facts.
-SHORT_SAVINGS = {"postgres", "python-service"}
+# gunicorn (session "unseen2"): facts are 10.4% of its tokens (every 4xx/5xx access line, both tracebacks whole,
+# the start and stop lines), ceiling 89.6%; it saves 84.9%.
+# strace-f (unseen2, output, target 70%; it saves 63.8%, facts 10.7%): the loader's 30 syscalls before the fork
+# are each a template of their own (rare: shown whole), and the three processes' interleaved halves
+# (``close(3 <unfinished ...>`` / ``<... close resumed>) = 0``) split each syscall into several templates whose
+# groups restart after each signal line, so 89 lines stay for 306. No generic fix yet.
+# mosquitto (unseen2): 89.6% (one template per message kind, its first line and a fold line with a value list
+# for each); 0.4 points short, not folded at all before (see test_unseen2_logs.py).
+SHORT_SAVINGS = {"postgres", "python-service", "gunicorn", "strace-f", "mosquitto"}
 SAVE_CASES = [
     pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="floor above target, see comment"))
     if c in SHORT_SAVINGS
@@ -30,11 +38,25 @@ SAVE_CASES = [
 ]
 
 
-# Facts lost, no generic fix yet: none. apt-get-install-s lost 1 of 19 (4 before a bracketed field was another
+# Facts lost, no generic fix yet. apt-get-install-s lost 1 of 19 (4 before a bracketed field was another
 # kind of field: tests/fold/test_miner_frames.py): the wrapped package-list lines of every section are one
 # template, so the first line of the 2-line list under "The following packages will be upgraded:" folded into a
 # range spanning all sections. A short block under a rare header is now shown whole (tests/fold/test_sections.py).
-FACT_LOSS: set[str] = set()
+# Found by session "unseen2" (captured and declared before folding, kept as they came out):
+# cmake-ninja-build: 9 of 37 lost at first, 9 now. gcc's context lines ``src/a.c: In function ‘f’:`` (7, one per
+# diagnostic) are one template, folded past its first; so are the caret lines under the quoted source. Two
+# generic fixes were measured and not kept: the source gutter (``  6 |  code`` and ``    |   ^``) as a location
+# line after a marker keeps the 3 carets but costs make-j2-gcc 8 points (75.5% to 67.3%, below its target:
+# there those lines are its bulk, not facts); showing a held line ending in ``:`` right before a marker keeps
+# 6 of the 7 context lines but only while its template's lines are still held (the first 16), so a long build
+# keeps some and not others, for 1.5 points of make-j2-gcc (3.4 live).
+# mosquitto: 1 of 26. The will message sent to the subscriber (``Sending PUBLISH to dash-1 (d0, q0, r0, m0,
+# 'plant/sensor-will/status', ...``) is one of 62 lines of the outgoing-PUBLISH template; only its quoted topic
+# differs (5 topics in all), and a value seen once in a field of few values is not shown whole.
+# strace-f: 1 of 26. ``[pid N] exit_group(2 <unfinished ...>`` is one of 31 ``[pid <n>] <*> <unfinished ...>``
+# lines; the fold line lists ``exit_group(2 ×1`` among the calls but not the line (``+++ exited with 2 +++``,
+# kept, says the same). Same cause as mosquitto's: a once-seen value of a listed field.
+FACT_LOSS = {"cmake-ninja-build", "mosquitto", "strace-f"}
 FACT_CASES = [
     pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="facts folded away, see comment"))
     if c in FACT_LOSS

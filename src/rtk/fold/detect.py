@@ -20,8 +20,11 @@ _START = recache.pattern(
     + _STAMP
     + r"|\w{3} [ \d]\d \d{2}:\d{2}:\d{2}|\[?\d{2}:\d{2}:\d{2}|\[\s*\d+\.\d+\]|<\d>|[IWEFD]\d{4} \d"
     r"|\d{1,3}(?:\.\d{1,3}){3} |\[?(?i:trace|debug|info|notice|warn(?:ing)?|error|fatal|critical|severe)\b"
-    r"|[VDIWEF]/\w|\d{10}(?:\.\d+)?\s|(?:time|ts|level)=)"
+    r"|[VDIWEF]/\w|\d{10}(?:\.\d+)?:?\s|(?:time|ts|level)=)"
 )
+# Epoch seconds (2001-2286) then a colon (mosquitto's ``1795551994: New connection``) is a log line's time,
+# not a YAML key: no YAML document keys 90% of its lines by a 10-digit number.
+_EPOCH = recache.pattern(r"\d{10}(?:\.\d+)?: ")
 _YAML = recache.pattern(r"\s*(?:- |[\w.\"'-]+:(?: |$))")
 DATA_EXT = (".json", ".jsonl", ".ndjson", ".yaml", ".yml", ".csv", ".tsv", ".toml", ".xml", ".html", ".svg")
 
@@ -40,7 +43,7 @@ def data_kind(lines: list[str]) -> str | None:
         first[:1] == "[" and (first == "[" or (first[-1:] in ']}[{,"' and first[1:2] in '[{"]0123456789-tfn '))
     ):
         return "json"
-    if first.startswith("---") or _most(_YAML.match, body, 0.9):
+    if first.startswith("---") or _most(lambda ln: _YAML.match(ln) and not _EPOCH.match(ln), body, 0.9):
         return "yaml"
     for sep, name in (("\t", "tsv"), (",", "csv")):
         n = body[0].count(sep)

@@ -111,7 +111,7 @@ def _other_frame(tmpl: list[str], toks: list[str]) -> bool:
     for a, b in zip(tmpl, toks, strict=True):
         if a != b and "<" in b:
             fa = _frame(a)
-            if fa is not None and (fb := _frame(b)) is not None and fa != fb:
+            if fa is not None and (fb := _frame(b)) is not None and (fa != fb or a != b):
                 return True
     return False
 
