@@ -5,11 +5,12 @@ from __future__ import annotations
 from rtk import recache
 from rtk.fold.mask import kind, mask
 
-# One ``"key": value`` pair: the value a string, a flat array, a scalar, or the opening of an object or array
-# (whose own pairs are found after it). Strings are taken whole, so a ``"k":`` inside one is never a key.
+# One ``"key": value`` pair and the punctuation before it (``,`` or closing ``}``/``]``, which tell the depth):
+# the value a string, a flat array, a scalar, or the opening of an object or array (whose own pairs follow).
+# Strings are taken whole, so a ``"k":`` inside one is never a key.
 _PAIR = recache.pattern(
-    r'"((?:[^"\\]|\\.)*)"\s*:\s*'
-    r'("(?:[^"\\]|\\.)*"|\[(?:[^\[\]{}"]|"(?:[^"\\]|\\.)*")*\]|[^\s"{}\[\],][^{}\[\],]*|\{|\[)'
+    r'([\s,{}\[\]]*)"([^"\\]*(?:\\.[^"\\]*)*)"\s*:\s*'
+    r'("[^"\\]*(?:\\.[^"\\]*)*"|\[(?:[^\[\]{}"]|"[^"\\]*(?:\\.[^"\\]*)*")*\]|[^\s"{}\[\],][^{}\[\],]*|\{|\[)'
 )
 _LEVEL_KEYS = frozenset(("level", "severity", "lvl", "levelname", "@l", "log.level"))
 _MSG_KEYS = frozenset(("msg", "message", "@m", "@mt", "event"))
@@ -17,7 +18,8 @@ _PATH_KEYS = frozenset(("url", "path", "uri", "request_uri", "route", "originalU
 _STATUS_KEYS = frozenset(("statusCode", "status", "status_code", "code"))
 MAX_FIELDS = 40  # an event with more fields than this is taken as ordinary text
 CACHE = 50_000  # masked values remembered before the cache starts again
-_masks: dict[str, str] = {}
+_masks: dict[str, str] = {}  # a value -> its kind
+_msgs: dict[str, str] = {}  # a message -> it masked
 
 
 class Event:
@@ -54,10 +56,15 @@ def _mask_value(value: str) -> str:
 
 def _mask_message(msg: str) -> str:
     """A message with its variable words masked (``"synced <n> vessels"``), its constant words kept."""
-    if not any(c.isdigit() for c in msg) and "/" not in msg:
-        return msg
+    got = _msgs.get(msg)
+    if got is not None:
+        return got
     words = [w for w in msg[1:-1].split(" ") if w]
-    return '"' + " ".join(map(mask, words)) + '"'
+    got = '"' + " ".join(map(mask, words)) + '"' if any(map(str.isdigit, msg)) or "/" in msg else msg
+    if len(_msgs) > CACHE:
+        _msgs.clear()
+    _msgs[msg] = got
+    return got
 
 
 def event(line: str) -> Event | None:
@@ -67,35 +74,35 @@ def event(line: str) -> Event | None:
     (``"request completed"``), then every other scalar field in order as ``key=value`` under
     its own name (a nested ``"req":{"url":...}`` gives ``url=...``). A field's mask is
     ``key=<kind>``, so an event's template is its level, its message and its fields' names.
+    One regular expression finds the pairs (in C); no JSON parser runs.
     """
     if line[:1] != "{" or line[-1:] != "}":
         return None
-    depth = 0
-    end = 0
+    depth = -1
     level: str | None = None
     msg: str | None = None
     toks: list[str] = []
     masks: list[str] = []
     path = status = None
-    for m in _PAIR.finditer(line):
-        gap = line[end : m.start()]
-        if "}" in gap or "]" in gap:
-            depth -= gap.count("}") + gap.count("]")
-        end = m.end()
-        key, value = m.group(1), m.group(2)
-        if value in "{[":
+    get = _masks.get
+    for gap, key, value in _PAIR.findall(line):
+        if gap != ",":
+            depth += gap.count("{") + gap.count("[") - gap.count("}") - gap.count("]")
+        if value == "{" or value == "[":
             depth += 1
             continue
-        value = value.rstrip()
-        if depth <= 0 and level is None and key in _LEVEL_KEYS:
-            level = f"{key}={value.strip(chr(34))}"
-            continue
-        if depth <= 0 and msg is None and key in _MSG_KEYS and value[:1] == '"':
-            msg = value
-            continue
-        tok = f"{key}={value[1:-1] if value[:1] == chr(34) else value}"
-        toks.append(tok)
-        masks.append(f"{key}={_mask_value(value)}")
+        if depth <= 0:
+            if level is None and key in _LEVEL_KEYS:
+                level = f"{key}={value.strip(chr(34))}"
+                continue
+            if msg is None and key in _MSG_KEYS and value[:1] == '"':
+                msg = value
+                continue
+        quoted = value[:1] == '"'
+        if not quoted:
+            value = value.rstrip()
+        toks.append(f"{key}={value[1:-1] if quoted else value}")
+        masks.append(f"{key}={get(value) or _mask_value(value)}")
         if key in _PATH_KEYS and value[:2] == '"/':
             path = value[1:-1]
         elif key in _STATUS_KEYS and len(value) == 3 and value.isdigit() and value[0] in "12345":
