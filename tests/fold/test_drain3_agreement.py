@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rtk.fold.jsonl import event
 from rtk.fold.mask import mask, tokens
 from rtk.fold.miner import Miner
 from rtk.text import clean, decode
@@ -21,13 +22,14 @@ def both(path: Path) -> tuple[list[int], list[int], list[str]]:
 
     drain3's ``depth`` counts the leaf and uses ``depth - 3`` prefix tokens; ours uses ``depth - 2``:
     drain3 depth 5 is our depth 4 (two prefix tokens), with the same similarity threshold 0.4.
+    A JSON log event is left out: the fold templates it by its fields (rtk.fold.jsonl), not with the tree.
     """
     ours, theirs, lines = [], [], []
     m = Miner(depth=4, sim=0.4)
     d = drain.Drain(depth=5, sim_th=0.4, max_children=100)
     for ln in clean(decode(path.read_bytes())).splitlines():
         masks = [mask(t) for t in tokens(ln)]
-        if masks:
+        if masks and event(ln) is None:
             ours.append(m.add(masks).id)
             theirs.append(d.add_log_message(" ".join(masks))[0].cluster_id)
             lines.append(ln)
@@ -73,6 +75,8 @@ def test_the_miners_agree_on_the_great_majority_of_lines() -> None:
     total = agree = every = every_agree = 0.0
     for path in LOGS:
         a, b, _ = both(path)
+        if not a:  # a JSON-lines log
+            continue
         ga, f1 = grouping_accuracy(a, b), pairwise_f1(a, b)
         print(
             f"{path.stem}: {len(a)} lines, grouping accuracy {ga:.3f}, pairwise F1 {f1:.3f}, templates {len(set(a))} vs {len(set(b))}"

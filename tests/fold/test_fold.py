@@ -30,7 +30,7 @@ def test_run_of_one_template_folds_with_count_and_range() -> None:
     assert out[0] == "starting" and out[-1] == "done: 1500 requests"
     fold = [o for o in out if o.startswith("… ")]
     assert fold == [
-        "… 1,495 more like: <time> INFO [http] GET <path> 200 <dur> <*>  (lines 3-1497); <path> /api/a ×748, /api/b ×748"
+        "… 1,495 more like: <time> INFO [http] GET <path> 200 <dur> <*>  (lines 3-1497); <path>: /api/a ×748, /api/b ×748"
     ]
     assert len(out) < 12 and f.folded == 1495
     _check_accounting(lines, out)

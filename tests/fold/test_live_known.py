@@ -64,5 +64,5 @@ def test_known_template_lists_its_values() -> None:
     later = [o for o in out[3:-5] if "note: declared here" in o]
     assert len(later) == 3 and all(o.startswith("… ") for o in later)  # one count line a window, none whole
     assert later[1] == (
-        "… 99 more like: <*> note: declared here  (lines 200-396); <*> y.h:1:5: ×33, y.h:2:5: ×33, y.h:3:5: ×33"
+        "… 99 more like: <*> note: declared here  (lines 200-396); <*>: y.h:1:5: ×33, y.h:2:5: ×33, y.h:3:5: ×33"
     )

@@ -7,6 +7,7 @@ from collections import deque
 from rtk import recache
 from rtk.fold.group import Group
 from rtk.fold.held import Known, count_held, count_line, open_known, put_back
+from rtk.fold.jsonl import event, request
 from rtk.fold.late import Late
 from rtk.fold.markers import Blocks, access, access_hint, has_hint, is_location, is_marker, level_in_digits
 from rtk.fold.mask import mask, spans, tokens
@@ -261,14 +262,14 @@ class Folder:
         m = self._cache[tok] = tok if tok.isalpha() else mask(tok)
         return m
 
-    def _template(self, masks: list[str]) -> tuple[Template, int, tuple[str, ...]]:
+    def _template(self, masks: list[str], exact: bool = False) -> tuple[Template, int, tuple[str, ...]]:
         """The template of a line, its group key and its masked tokens; a line masked as one seen before skips the tree."""
         sig = tuple(masks)
         hit = self._seen.get(sig)
         if hit is not None:
             hit[0].count += 1
             return hit[0], hit[1], sig
-        t = self.miner.add(masks)
+        t = self.miner.exact(masks) if exact else self.miner.add(masks)
         # Lines Drain merged but whose variable fields are of other kinds (a quoted name where
         # the others have a path) are another kind of line: grouped apart, so a rare one stays whole.
         full = (t.id, *[(i, m) for i, m in enumerate(masks) if m[:1] == "<" and m[-1:] == ">"])
@@ -308,6 +309,12 @@ class Folder:
             return
         if is_marker(line):
             self._marker(no, line)
+            return
+        if line[:1] == "{" and (ev := event(line)) is not None:  # a JSON log event: its level, message, fields
+            if counted and ev.request is not None:
+                self.reqs.pending.append(ev.request)
+            t, key, sig = self._template(ev.masks, True)
+            self._grouped(no, line, ev.toks, t, key, sig)  # not by shape: its tokens are not its words
             return
         raw = tokens(line)
         long = len(raw) > LONG
@@ -394,9 +401,7 @@ class Folder:
         close_block(self)
 
     def _access(self, line: str) -> None:
-        if not access_hint(line):
-            return
-        hit = access(line)
+        hit = access(line) if access_hint(line) else request(line) if line[:1] == "{" else None
         if hit is not None:
             self.reqs.pending.append(hit)
 

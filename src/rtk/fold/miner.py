@@ -21,6 +21,12 @@ class Template:
         return " ".join(self.toks)
 
 
+class Exact(Template):
+    """The template of one kind of JSON log event: its level, message and field names with their kinds, exactly."""
+
+    __slots__ = ()
+
+
 def _variable(tok: str) -> bool:
     return tok == WILD or (tok[:1] == "<" and tok[-1:] == ">" and len(tok) > 2)
 
@@ -41,6 +47,25 @@ class Miner:
         self.root: dict[object, object] = {}
         self.templates: list[Template] = []
         self.other = Template(-1, ["<other>"])
+        self._exact: dict[tuple[str, ...], Template] = {}
+
+    def exact(self, toks: list[str]) -> Template:
+        """The template of a JSON log event: its level, message and fields' names, exactly (no tree).
+
+        A field whose values are of several kinds (``url=<path>``, ``url=<str>``) is ``url=<*>``.
+        """
+        key = tuple(tok.split("=<", 1)[0] for tok in toks)  # the fields' names: a kind of value differs within
+        t = self._exact.get(key)
+        if t is None:
+            if len(self.templates) >= self.max_templates:
+                self.other.count += 1
+                return self.other
+            t = self._exact[key] = Exact(len(self.templates), list(toks))
+            self.templates.append(t)
+        elif t.toks != toks:
+            t.toks = [a if a == b else a.split("=<", 1)[0] + "=" + WILD for a, b in zip(t.toks, toks, strict=True)]
+        t.count += 1
+        return t
 
     def _child(self, node: dict[object, object], key: object, full: bool) -> dict[object, object] | None:
         nxt = node.get(key)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from rtk.fold.group import size_of
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtk.fold.folder import Folder
@@ -44,8 +46,3 @@ def close_block(f: Folder) -> None:
     for e in mid[1:]:
         e[0] = "dead"
     f.folded += len(mid)
-
-
-def size_of(lines: tuple[str, ...]) -> int:
-    """Characters of ``lines`` printed one per line."""
-    return sum(map(len, lines)) + len(lines)

@@ -20,7 +20,7 @@ class Requests:
         self.total = 0
 
     def count(self) -> None:
-        """The pending requests counted at once: statuses, and paths (the first ``PATHS`` named)."""
+        """The pending requests counted at once: statuses, and paths (the first ``PATHS`` named; ``/items/<n>`` for ids)."""
         reqs, self.pending = self.pending, []
         self.total += len(reqs)
         for status, n in Counter(map(itemgetter(1), reqs)).items():
@@ -28,6 +28,8 @@ class Requests:
         paths = self.paths
         for path, n in Counter(map(itemgetter(0), reqs)).items():  # in the order first seen
             path = path.split("?", 1)[0]
+            if not path.isalpha() and any(map(str.isdigit, path)):  # /api/vessels/12: a number in a path is an id
+                path = "/".join("<n>" if part.isdigit() else part for part in path.split("/"))
             if path in paths or len(paths) < PATHS:
                 paths[path] = paths.get(path, 0) + n
 
