@@ -127,3 +127,25 @@ def test_a_follow_that_goes_quiet_prints_what_it_has(tmp_path: Path) -> None:
     finally:
         p.kill()
         p.wait()
+
+
+def test_a_readiness_line_shows_within_the_bound_while_the_script_runs(tmp_path: Path) -> None:
+    # `rtk run -c 'echo ready; sleep 10'` showed "ready" after 6.2 s: the live fold held it until the script
+    # had been quiet for 5 s. A line held now shows at most 1 s (LATENCY) after it came; 3 s is the margin.
+    import select
+
+    env = {**os.environ, "RTK_DB_PATH": str(tmp_path / "db"), "XDG_DATA_HOME": str(tmp_path)}
+    started = time.monotonic()
+    p = subprocess.Popen(rtk_argv("run", "-c", "echo ready; sleep 5; exit 3"), stdout=subprocess.PIPE, env=env)
+    try:
+        assert p.stdout is not None
+        got = b""
+        while b"ready\n" not in got and time.monotonic() < started + 3:
+            if select.select([p.stdout], [], [], 0.1)[0]:
+                got += os.read(p.stdout.fileno(), 4096)
+        assert got == b"ready\n", f"{time.monotonic() - started:.1f} s"
+        assert p.wait(timeout=30) == 3  # the script's exit code, as before
+        assert p.stdout.read() == b""  # nothing printed twice at the end
+    finally:
+        p.kill()
+        p.wait()

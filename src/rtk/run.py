@@ -286,8 +286,10 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
             seen = seen[: len(seen) - len(pending)]
         out.write(pipeline.ensure_newline(clean(decode(seen))))
 
-    # A filter with ``idle_after`` (the live fold) prints what it holds once the command goes quiet.
+    # A filter with ``idle_after`` (the live fold) prints what it holds once the command goes quiet, and one with
+    # ``due`` once a line held has waited its bound in time, whatever the rate (``FoldStream.due``/``tick``).
     idle_after: float | None = getattr(filt, "idle_after", None)
+    due = getattr(filt, "due", None)
     fresh = False  # lines came since the last quiet spell
     while True:
         if not live:
@@ -304,15 +306,33 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
                     ready = [fd]
                 if not ready:
                     continue
-        elif idle_after is not None and filt is not None and fresh:
-            try:
-                ready, _, _ = select.select([fd], [], [], idle_after)
-            except (OSError, ValueError):
-                ready = [fd]
-            if not ready:
-                fresh = False
+        elif filt is not None and ((fresh and idle_after is not None) or due is not None):
+            nap = idle_after if fresh else None
+            bound: float | None = None
+            if due is not None:
                 try:
-                    r = filt.idle()  # type: ignore[attr-defined]
+                    bound = due()  # seconds until a held line's bound in time; None: no line held
+                except Exception as e:
+                    fail(e)
+                    continue
+            timed = bound is not None and (nap is None or bound < nap)
+            if timed:
+                nap = bound
+            ready = [fd]
+            if nap is not None and nap <= 0:
+                ready = []  # overdue: printed before reading more (a steady stream is never quiet)
+            elif nap is not None:
+                try:
+                    ready, _, _ = select.select([fd], [], [], nap)
+                except (OSError, ValueError):
+                    ready = [fd]
+            if not ready:
+                try:
+                    if timed:
+                        r = filt.tick()  # type: ignore[attr-defined]
+                    else:
+                        fresh = False
+                        r = filt.idle()  # type: ignore[attr-defined]
                 except Exception as e:
                     fail(e)
                     r = None

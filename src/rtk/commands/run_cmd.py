@@ -15,7 +15,7 @@ variable assignments or shell builtins) goes through its own filter, exactly as 
 would. Anything else runs in the shell and its output goes through rtk's
 generic path, streamed: shown whole when short, folded live when long (each kind
 of line once, exact counts and line ranges, anomalies whole; a line waits at
-most 200 lines, or until the command is quiet for 5 s) with
+most 200 lines and at most 1 s, so a slow script's lines show as they come) with
 `[rtk] full output: rtk recall ID`. Data (JSON, YAML, CSV) is never folded:
 its first and last lines are shown with the range left out.
 The exit code is the command's (the shell's for -c; 128+N when signal N

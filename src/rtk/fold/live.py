@@ -1,9 +1,15 @@
 """A live fold for output no filter reads (scripts via ``rtk run``, follow modes of log commands).
 
 Lines stream through :class:`rtk.fold.Folder` with a bounded hold: a line is printed at most
-``HOLD`` input lines after it arrived, or when the command goes quiet for ``idle_after``
-seconds (the runner calls :meth:`FoldStream.idle`); held folds are then printed with their
-counts and line ranges so far. The first ``window`` lines are held to decide: an output that
+``HOLD`` input lines and at most ``latency`` seconds (:data:`LATENCY`) after it arrived, whichever
+comes first: the runner asks :meth:`FoldStream.due` when to wake and calls :meth:`FoldStream.tick`
+then (also when no line comes), and calls :meth:`FoldStream.idle` once the command is quiet for
+``idle_after`` seconds; held folds are then printed with their counts and line ranges so far, and
+the templates shown stay known, so later lines of them are counted, not shown again. A fast
+producer releases its lines by count long before the bound (200 lines in under a second), so it
+folds as before; a slow trickle streams nearly line by line. The first ``window`` lines are held
+to decide; when the bound fires first, they are printed as they came and the deciding goes on
+(a sample of a few lines could take data for a log and fold it). An output that
 ends within them is printed whole, and data is never folded: JSON, YAML and tables padded into
 columns pass through whole (every value, every row), a CSV/TSV shows its head and tail with the
 exact range of lines left out. Memory is bounded by the window,
@@ -26,6 +32,13 @@ HOLD = 200  # input lines a shown line waits at most for its fold's count
 WINDOW_CHARS = 1 << 20  # the deciding window holds at most this much text
 RUN_IDLE = 5.0  # seconds of silence after which a script's held lines are printed
 FOLLOW_IDLE = 2.0  # the same for a follow mode (tail -f, docker logs -f)
+# Seconds a line waits at most, whatever the rate (a readiness line of a server, a trickle of a slow job). The
+# runner itself holds the first second of any output (run.HOLD_SECONDS) for its never-worse check: the same 1 s.
+LATENCY = 1.0
+GRAIN = (
+    0.05  # lines arriving within this many seconds share one arrival time (the earliest: the bound never waits longer)
+)
+STAMPS = 1024  # arrival stamps kept before the ones of lines no longer held are let go
 # What a folder hands the next after a quiet spell: its miner, group keys, line caches, marker lines and
 # blocks seen, and the keys shown whole (so a template shown before a pause is counted, not shown, after it).
 CARRIED = ("miner", "_keys", "_nkeys", "_seen", "_fast", "_cache", "_dups", "_known", "_bodies", "_body_chars", "_late")
@@ -41,10 +54,26 @@ class FoldStream(LineFilter):
 
     reports = True
 
-    def __init__(self, argv: list[str], window: int = 200, idle_after: float | None = RUN_IDLE) -> None:
+    def __init__(
+        self,
+        argv: list[str],
+        window: int = 200,
+        idle_after: float | None = RUN_IDLE,
+        latency: float | None = LATENCY,
+        clock: Callable[[], float] | None = None,
+    ) -> None:
         super().__init__(argv)
         self.window = max(window, 8)
         self.idle_after = idle_after
+        self.latency = latency  # None: no bound in time (only HOLD lines and quiet spells)
+        if clock is None:
+            import time
+
+            clock = time.monotonic
+        self.clock = clock
+        # Arrival stamps [last line number, time]: the lines after the previous stamp's, up to this one, came at
+        # this time or later (within GRAIN). Stamps of lines printed or left out are let go by ``due``.
+        self.arrived: deque[list[float]] = deque()
         self.buf: list[str] = []
         self.chars = 0
         self.seen = 0  # lines fed so far
@@ -60,6 +89,8 @@ class FoldStream(LineFilter):
 
     def feed(self, line: str) -> str | None:
         self.seen += 1
+        if self.latency is not None and self.mode != "raw":
+            self._stamp()
         if not self.mode:
             if len(self.sample) < 400:
                 self.sample.append(line)
@@ -85,6 +116,8 @@ class FoldStream(LineFilter):
             return "\n".join(parts) if parts else None
         assert self.folder is not None
         self.seen += len(lines)
+        if self.latency is not None and lines:
+            self._stamp()
         return self._join(self._report(self.folder.feed_lines(lines)))
 
     def finish(self, exit_code: int) -> str:
@@ -108,6 +141,61 @@ class FoldStream(LineFilter):
             out, self.buf = self.buf, []
             return self._join(out)
         return self._join(self._flush())
+
+    def due(self) -> float | None:
+        """Seconds until the oldest line held has waited ``latency`` (0 or less: now); None when no line is held."""
+        if self.latency is None:
+            return None
+        first = self.held_from()
+        a = self.arrived
+        while a and a[0][0] < first:
+            a.popleft()
+        if not first or not a:
+            a.clear()
+            return None
+        return a[0][1] + self.latency - self.clock()
+
+    def tick(self) -> str | None:
+        """When a line held has waited ``latency``: what is held, printed as after a quiet spell (:meth:`idle`)."""
+        wait = self.due()
+        if wait is None or wait > 0:
+            return None
+        self.arrived.clear()
+        return self.idle()
+
+    def held_from(self) -> int:
+        """The number of the oldest line held (neither printed nor left out for good), 0 when none is.
+
+        Folding, a fold's count line waits where its first line was: that line counts as held.
+        """
+        if not self.mode:
+            return self.seen - len(self.buf) + 1 if self.buf else 0
+        if self.mode == "data":
+            return self.seen - len(self.tail) + 1 if self.tail else 0
+        f = self.folder
+        if self.mode != "fold" or f is None:
+            return 0
+        nos = []
+        if f.pending:
+            nos.append(int(f.pending[0][1]))  # type: ignore[call-overload]
+        if f._sect is not None and f._sect.held:
+            nos.append(f._sect.held[0][0])
+        if f.tail:
+            nos.append(f.tail[0][0])
+        return min(nos) if nos else 0
+
+    def _stamp(self) -> None:
+        """The lines up to ``seen`` arrived now."""
+        now = self.clock()
+        a = self.arrived
+        if a and now - a[-1][1] < GRAIN:
+            a[-1][0] = self.seen
+            return
+        a.append([self.seen, now])
+        if len(a) > STAMPS:  # stamps of lines printed meanwhile (no runner asked ``due``): let go
+            first = self.held_from() or self.seen
+            while len(a) > 1 and a[0][0] < first:
+                a.popleft()
 
     def _decide(self) -> list[str]:
         from rtk.fold.detect import data_kind
@@ -189,10 +277,12 @@ class FoldStream(LineFilter):
         return "\n".join(lines) if lines else None
 
 
-def factory(window: int = 200, idle_after: float | None = RUN_IDLE) -> Callable[[list[str]], LineFilter]:
+def factory(
+    window: int = 200, idle_after: float | None = RUN_IDLE, latency: float | None = LATENCY
+) -> Callable[[list[str]], LineFilter]:
     """A stream factory (``Spec(stream=...)``) with these settings."""
 
     def make(argv: list[str]) -> FoldStream:
-        return FoldStream(argv, window, idle_after)
+        return FoldStream(argv, window, idle_after, latency)
 
     return make
