@@ -65,9 +65,9 @@ def test_wrong_type_names_the_key(capfd: pytest.CaptureFixture[str]) -> None:
 
 def test_negative_counts_are_rejected(capfd: pytest.CaptureFixture[str]) -> None:
     """A negative limit would slice from the end (lines[:-1]): the default applies instead."""
-    p = write("[limits]\nbuild_error_lines = -1\ndiff_context = 0\n[tee]\nkeep_files = -3\n")
+    p = write("[limits]\nbuild_error_lines = -1\njson_max_items = 0\n[tee]\nkeep_files = -3\n")
     assert config.get("limits.build_error_lines") == 60 and config.get("tee.keep_files") == 100
-    assert config.get("limits.diff_context") == 0
+    assert config.get("limits.json_max_items") == 0
     _, err = capfd.readouterr()
     assert f"{p}: limits.build_error_lines must be an integer (0 or more)" in err
     assert "tee.keep_files must be an integer (0 or more)" in err

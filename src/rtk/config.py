@@ -57,7 +57,6 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
             "ls/tree/find/fd/wc: tokens of entries shown in full; above it, exact counts per directory",
         ),
         "grep_max_line": (2000, "grep/rg: a line longer than this (minified code) is cut around the match"),
-        "diff_context": (0, "diff: unchanged lines kept around each change of a unified diff (0: positions only)"),
         "json_max_items": (30, "curl/wget/rtk json: array items shown before +N more"),
         "json_max_string": (400, "curl/wget/rtk json: characters shown of a long string value"),
         "log_max_lines": (200, "rtk log: distinct lines shown (errors and warnings always shown)"),
