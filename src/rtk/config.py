@@ -332,13 +332,19 @@ def _toml_str(s: str) -> str:
 
 
 def default_file_text() -> str:
-    """A commented config file holding every key at its default."""
-    out = ["# rtk configuration. Every key is shown at its default; delete what you do not change.", ""]
+    """A config file holding every key, live, at its default, each under a comment saying what it does."""
+    out = [
+        "# rtk configuration (written by `rtk config --init`).",
+        "# Every `key = value` line below is live and holds rtk's default: edit a value and it applies.",
+        "# Lines starting with # are comments. Delete the keys you do not change, so that the defaults",
+        "# of a newer rtk apply to them.",
+        "",
+    ]
     for section, keys in SCHEMA.items():
         out.append(f"[{section}]")
         for key, (default, help_) in keys.items():
             out.append(f"# {help_}")
-            out.append(f"# {key} = {_toml_value(default)}")
+            out.append(f"{key} = {_toml_value(default)}")
         out.append("")
     return "\n".join(out)
 
