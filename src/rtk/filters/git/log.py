@@ -1,11 +1,12 @@
-"""``git log`` and ``git show``: every commit on one line, tags and diffs kept compact.
+"""``git log`` and ``git show``: every commit on one line, tags compact, diffs with every hunk whole.
 
 ``git log`` keeps every commit git printed (merges and their parents included), in
 git's order, with its hash (10 hex digits, practically never ambiguous),
 decorations and subject, under a line naming the author and day of each run of
 commits; the first body line is kept and the rest counted. ``git show`` keeps the
-whole message and the diff (every hunk whole, as ``git diff``). Both run with ``--decorate`` (which branch,
-tag or detached HEAD points where) unless the user chose. Format flags run unfiltered.
+whole message and the diff (every hunk whole, as ``git diff``). Both run with
+``--decorate`` (which branch, tag or detached HEAD points where) unless the user
+chose. Format flags run unfiltered.
 """
 
 from __future__ import annotations
