@@ -65,9 +65,9 @@ def test_wrong_type_names_the_key(capfd: pytest.CaptureFixture[str]) -> None:
 
 def test_negative_counts_are_rejected(capfd: pytest.CaptureFixture[str]) -> None:
     """A negative limit would slice from the end (lines[:-1]): the default applies instead."""
-    p = write("[limits]\nbuild_error_lines = -1\ndiff_context = 0\n[tee]\nkeep_files = -3\n")
+    p = write("[limits]\nbuild_error_lines = -1\njson_max_items = 0\n[tee]\nkeep_files = -3\n")
     assert config.get("limits.build_error_lines") == 60 and config.get("tee.keep_files") == 100
-    assert config.get("limits.diff_context") == 0
+    assert config.get("limits.json_max_items") == 0
     _, err = capfd.readouterr()
     assert f"{p}: limits.build_error_lines must be an integer (0 or more)" in err
     assert "tee.keep_files must be an integer (0 or more)" in err
@@ -94,26 +94,40 @@ def test_cli_config_shows_path_and_values() -> None:
     assert "git_list_tokens = 4000" in p.stdout
 
 
-def test_cli_config_init_writes_commented_defaults_once() -> None:
+def test_cli_config_init_writes_live_defaults_once() -> None:
     p = subprocess.run(rtk_argv("config", "--init"), capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and cfg_path().exists()
     text = cfg_path().read_text()
     import tomllib
 
-    assert tomllib.loads(text) == {section: {} for section in config.SCHEMA}
+    # every key is live at its default: a valid file that changes no default
+    doc = tomllib.loads(text)
+    assert {s: set(b) for s, b in doc.items()} == {s: set(keys) for s, keys in config.SCHEMA.items()}
     assert {"tracking", "tee", "limits", "filters", "hooks", "display"} <= set(config.SCHEMA)
-    assert "# keep_files = 100" in text
+    assert "\nkeep_files = 100\n" in text
+    config.reset()
+    assert config.problems() == [] and config.load() == config.defaults()
     again = subprocess.run(rtk_argv("config", "--init"), capture_output=True, text=True, timeout=60)
     assert again.returncode != 0 and "already exists" in again.stderr and again.stderr.count("\n") == 1
 
 
 def test_every_default_round_trips_through_the_init_file() -> None:
     text = config.default_file_text()
-    uncommented = "\n".join(ln[2:] if ln.startswith("# ") and " = " in ln else ln for ln in text.splitlines())
     import tomllib
 
-    values, problems = config.validate(tomllib.loads(uncommented), "x")
+    values, problems = config.validate(tomllib.loads(text), "x")
     assert problems == [] and values == config.defaults()
+
+
+def test_editing_a_value_of_the_init_file_takes_effect() -> None:
+    """A user who edits ``exclude_commands = []`` in the written file gets the exclusion (it was written
+    commented out, so the edit changed nothing until the line was uncommented)."""
+    text = config.default_file_text()
+    assert "\nexclude_commands = []\n" in text
+    write(text.replace("\nexclude_commands = []\n", '\nexclude_commands = ["git rebase"]\n'))
+    assert config.get("hooks.exclude_commands") == ["git rebase"]
+    write(text.replace("\nkeep_files = 100\n", "\nkeep_files = 7\n"))
+    assert config.get("tee.keep_files") == 7 and config.problems() == []
 
 
 # -- fail open: no config file, however broken, stops a command (issue 12, item 5) ---------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -121,6 +122,58 @@ def test_git_show_with_explicit_patch_flag_is_raw(tmp_path: Path) -> None:
         got = subprocess.run(rtk, cwd=tmp_path, env=env, capture_output=True)
         assert got.returncode == 0 and got.stdout == git(*flags), flags
         assert b" 16\n 17\n 18\n" in got.stdout
+
+
+def _git_repo(tmp_path: Path) -> tuple[dict[str, str], Callable[..., bytes]]:
+    """A repository whose last commit changes line 15 of 30, then a working-tree change to line 5."""
+    import subprocess
+
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@b"}
+    env |= {"GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@b", "GIT_CONFIG_GLOBAL": os.devnull}
+
+    def git(*args: str) -> bytes:
+        return subprocess.run(["git", *args], cwd=tmp_path, env=env, capture_output=True, check=True).stdout
+
+    git("init", "-q")
+    (tmp_path / "f.txt").write_text("".join(f"line {i}\n" for i in range(30)))
+    git("add", "f.txt")
+    git("commit", "-qm", "one")
+    (tmp_path / "f.txt").write_text("".join(f"line {i}\n" if i != 15 else "fifteen\n" for i in range(30)))
+    git("commit", "-qam", "two")
+    return env, git
+
+
+# 11: git diff -p/-u/--patch and git stash show -p are the user's format choice: raw, as git log -p.
+def test_git_diff_and_stash_show_with_explicit_patch_flag_are_raw(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    env, git = _git_repo(tmp_path)
+    (tmp_path / "f.txt").write_text("".join({5: "five\n", 15: "fifteen\n"}.get(i, f"line {i}\n") for i in range(30)))
+    for flags in (["diff", "-p"], ["diff", "-u"], ["diff", "--patch"], ["diff", "-p", "HEAD~1"]):
+        got = subprocess.run([sys.executable, "-m", "rtk", "git", *flags], cwd=tmp_path, env=env, capture_output=True)
+        assert got.returncode == 0 and got.stdout == git(*flags), flags
+        assert got.stdout.startswith(b"diff --git a/f.txt b/f.txt\n"), flags
+    git("stash", "-q")
+    for flags in (["stash", "show", "-p"], ["stash", "show", "--patch", "stash@{0}"]):
+        got = subprocess.run([sys.executable, "-m", "rtk", "git", *flags], cwd=tmp_path, env=env, capture_output=True)
+        assert got.returncode == 0 and got.stdout == git(*flags), flags
+        assert b"+five\n" in got.stdout
+
+
+# 1: never cut diff hunk content: the context after a hunk's last change stays (the @@ counts include it).
+def test_git_diff_and_show_keep_every_hunk_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    env, git = _git_repo(tmp_path)
+    (tmp_path / "f.txt").write_text("".join({5: "five\n", 15: "fifteen\n"}.get(i, f"line {i}\n") for i in range(30)))
+    for flags, change in ((["diff"], "-line 5\n+five\n"), (["show"], "-line 15\n+fifteen\n")):
+        got = subprocess.run([sys.executable, "-m", "rtk", "git", *flags], cwd=tmp_path, env=env, capture_output=True)
+        raw = git(*flags).decode()
+        hunk = raw[raw.index("@@ ") :]  # the one hunk, whole: header, 3 context lines, the change, 3 more
+        assert hunk.count("\n") == 1 + 3 + 2 + 3 and change in hunk, flags
+        assert got.returncode == 0 and hunk in got.stdout.decode(), (flags, got.stdout)
 
 
 def _rtk(args: list[str], cwd: Path) -> tuple[int, str, str]:

@@ -57,7 +57,6 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
             "ls/tree/find/fd/wc: tokens of entries shown in full; above it, exact counts per directory",
         ),
         "grep_max_line": (2000, "grep/rg: a line longer than this (minified code) is cut around the match"),
-        "diff_context": (0, "diff: unchanged lines kept around each change of a unified diff (0: positions only)"),
         "json_max_items": (30, "curl/wget/rtk json: array items shown before +N more"),
         "json_max_string": (400, "curl/wget/rtk json: characters shown of a long string value"),
         "log_max_lines": (200, "rtk log: distinct lines shown (errors and warnings always shown)"),
@@ -333,13 +332,19 @@ def _toml_str(s: str) -> str:
 
 
 def default_file_text() -> str:
-    """A commented config file holding every key at its default."""
-    out = ["# rtk configuration. Every key is shown at its default; delete what you do not change.", ""]
+    """A config file holding every key, live, at its default, each under a comment saying what it does."""
+    out = [
+        "# rtk configuration (written by `rtk config --init`).",
+        "# Every `key = value` line below is live and holds rtk's default: edit a value and it applies.",
+        "# Lines starting with # are comments. Delete the keys you do not change, so that the defaults",
+        "# of a newer rtk apply to them.",
+        "",
+    ]
     for section, keys in SCHEMA.items():
         out.append(f"[{section}]")
         for key, (default, help_) in keys.items():
             out.append(f"# {help_}")
-            out.append(f"# {key} = {_toml_value(default)}")
+            out.append(f"{key} = {_toml_value(default)}")
         out.append("")
     return "\n".join(out)
 

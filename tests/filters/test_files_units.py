@@ -1,4 +1,4 @@
-"""Pieces of the files/search/text filters: exact folding, diff re-cutting, fail-open on foreign output."""
+"""Pieces of the files/search/text filters: exact folding, whole diff hunks, fail-open on foreign output."""
 
 from __future__ import annotations
 
@@ -80,7 +80,20 @@ def test_find_with_only_errors_keeps_them() -> None:
 def test_diff_zero_length_sides_and_marks() -> None:
     raw = b"--- a\t2026-01-01\n+++ b\t2026-01-01\n@@ -1,4 +1,3 @@\n keep\n-gone\n keep2\n keep3\n@@ -10,0 +10,2 @@\n+new1\n+new2\n"
     text = diff.diff(["diff", "-u", "a", "b"], raw.decode(), 1).text  # type: ignore[union-attr]
-    assert text == "a -> b (+2 -1)\n@@ -2 +1,0 @@\n-gone\n@@ -10,0 +10,2 @@\n+new1\n+new2\n"
+    # every hunk whole (lesson 1): its header as diff printed it, its context before and after the change
+    assert text == "a -> b (+2 -1)\n@@ -1,4 +1,3 @@\n keep\n-gone\n keep2\n keep3\n@@ -10,0 +10,2 @@\n+new1\n+new2\n"
+
+
+def test_diff_hunks_are_read_by_their_declared_lengths_and_kept_whole() -> None:
+    # diff -u -p: the function name after the header stays; "--- x" inside a hunk is content, not a file header
+    raw = (
+        "--- a\t2026-01-01\n+++ b\t2026-01-01\n@@ -1,5 +1,5 @@ def f():\n ctx1\n---- x\n+++- y\n ctx2\n ctx3\n ctx4\n"
+        "@@ -20,2 +20,2 @@\n-old\n+new\n after\n\\ No newline at end of file\n"
+    )
+    out = diff.diff(["diff", "-u", "-p", "a", "b"], raw, 1)
+    assert out is not None
+    assert out.text.splitlines()[1:] == raw.splitlines()[2:]
+    assert out.cut == 0
 
 
 def test_diff_bom_and_whitespace_are_named() -> None:

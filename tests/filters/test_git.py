@@ -170,12 +170,11 @@ def test_show_raw(args: list[str]) -> None:
 
 
 def test_show_filtered_and_context_flags() -> None:
-    for args in ([], ["HEAD"], ["-s"], ["--no-patch"], ["--cc", "HEAD"], ["v1.0"], ["HEAD", "--", "a:b"]):
+    # every hunk is kept whole, so a context flag (-U5, -W) needs no filter of its own
+    for args in ([], ["HEAD"], ["-s"], ["--no-patch"], ["--cc", "HEAD"], ["v1.0"], ["HEAD", "--", "a:b"],
+                 ["-U5"], ["--unified=1"], ["-W"], ["--function-context"]):  # fmt: skip
         s = spec("show", *args)
         assert s is not None and s.filter is _gitlog.show, args
-    for args in (["-U5"], ["--unified=1"], ["-W"], ["--function-context"]):
-        s = spec("show", *args)
-        assert s is not None and s.filter is _gitlog.show_full_context, args
 
 
 def test_show_blob_output_is_shown_raw() -> None:
@@ -190,6 +189,7 @@ DIFF_RAW = [
     "--stat", "--numstat", "--shortstat", "--dirstat=files", "--summary", "--name-only", "--name-status", "--raw",
     "--word-diff", "--word-diff=color", "--color-words", "-z", "--check", "--binary", "--patch-with-stat",
     "--compact-summary", "--no-prefix", "--src-prefix=x/", "--line-prefix=>", "--output=f", "--help", "-h",
+    "-p", "-u", "--patch", "-pR", "-Rp",
 ]  # fmt: skip
 
 
@@ -199,13 +199,12 @@ def test_diff_format_flags_run_raw(flag: str) -> None:
 
 
 def test_diff_filtered_and_context_flags() -> None:
+    # every hunk is kept whole, so a context flag (-U5, -W) needs no filter of its own
     for args in ([], ["--cached"], ["--staged"], ["HEAD~1"], ["a..b"], ["--", "src/"], ["--exit-code"], ["-w"], ["-M"],
-                 ["--no-index", "a", "b"], ["--", "--stat"], ["-R"], ["--color=always"]):  # fmt: skip
+                 ["--no-index", "a", "b"], ["--", "--stat"], ["-R"], ["--color=always"], ["--", "-p"], ["-Sup"],
+                 ["-U5"], ["-U", "5"], ["--unified=0"], ["-W"], ["--function-context"], ["--inter-hunk-context=3"]):  # fmt: skip
         s = spec("diff", *args)
         assert s is not None and s.filter is _gitdiff.diff, args
-    for args in (["-U5"], ["-U", "5"], ["--unified=0"], ["-W"], ["--function-context"], ["--inter-hunk-context=3"]):
-        s = spec("diff", *args)
-        assert s is not None and s.filter is _gitdiff.diff_full_context, args
 
 
 # ---------------------------------------------------------------------------
@@ -320,7 +319,8 @@ def test_branch(args: list[str], filtered: bool) -> None:
 @pytest.mark.parametrize(
     ("args", "expected"),
     [([], None), (["list"], "git-stash-list"), (["list", "--stat"], None), (["list", "-p"], None),
-     (["show"], "git-stash-show"), (["show", "stash@{1}"], "git-stash-show"), (["show", "-p"], "git-stash-show"),
+     (["show"], "git-stash-show"), (["show", "stash@{1}"], "git-stash-show"), (["show", "-p"], None),
+     (["show", "--patch"], None), (["show", "-u"], "git-stash-show"), (["show", "--include-untracked"], "git-stash-show"),
      (["show", "--stat"], None), (["show", "--name-only"], None), (["pop"], "git-stash-apply"),
      (["apply", "--index"], "git-stash-apply"), (["drop"], None), (["push", "-m", "x"], None), (["-p"], None),
      (["clear"], None), (["branch", "x"], None)],
@@ -329,9 +329,13 @@ def test_stash(args: list[str], expected: str | None) -> None:
     assert name("stash", *args) == expected
 
 
-def test_stash_show_patch_uses_the_diff_filter() -> None:
-    s = spec("stash", "show", "-p", "stash@{1}")
-    assert s is not None and s.filter is _gitdiff.diff
+def test_stash_show_patch_is_the_users_format_and_runs_raw() -> None:
+    # lesson 11: -p/--patch is an explicit format flag, as for git diff -p and git log -p
+    for args in (["-p", "stash@{1}"], ["--patch"], ["-up"], ["-p", "-U5"]):
+        assert spec("stash", "show", *args) is None, args
+    # -u is --include-untracked for stash show (a diffstat), not a patch
+    s = spec("stash", "show", "-u")
+    assert s is not None and s.filter is _gitops.stash_show
 
 
 def test_worktree_and_checkout() -> None:
@@ -365,7 +369,7 @@ def test_worktree_path_with_spaces() -> None:
 
 
 def parse(text: str) -> list[_gitdiff.FileDiff]:
-    files, i, _ = _gitdiff.parse(text.split("\n")[:-1], 0)
+    files, i = _gitdiff.parse(text.split("\n")[:-1], 0)
     assert i == len(text.split("\n")) - 1
     return files
 
@@ -400,17 +404,20 @@ def test_copy_and_combined_counts() -> None:
     assert (m.adds, m.dels, m.combined) == (1, 2, True)
 
 
-def test_context_runs_become_counted_markers() -> None:
+def test_every_hunk_line_is_kept_context_included() -> None:
+    # lesson 1: context before, between and after the changes stays, so the header's counts match what is shown
     ctx = [f" context line number {n}" for n in range(6)]
     body = [*ctx[:3], "-old", "+new", *ctx[3:]]
     text = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,7 +1,7 @@ def f():\n" + "\n".join(body) + "\n"
     (f,) = parse(text)
-    assert f.hunks == ["@@ -1,7 +1,7 @@ def f():", "… 3 unchanged", "-old", "+new"]
-    # an insertion keeps the line before it, to say where it goes
-    body = [*ctx[:3], "+added", *ctx[3:]]
+    assert f.hunks == ["@@ -1,7 +1,7 @@ def f():", *body]
+    body = [*ctx[:3], "+added", *ctx[3:], "\\ No newline at end of file"]
     text = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,6 +1,7 @@\n" + "\n".join(body) + "\n"
     (f,) = parse(text)
-    assert f.hunks == ["@@ -1,6 +1,7 @@", "… 2 unchanged", " context line number 2", "+added"]
+    assert f.hunks == ["@@ -1,6 +1,7 @@", *body]
+    out = _gitdiff.diff(["git", "diff"], text, 0)
+    assert isinstance(out, Filtered) and out.cut == 0
+    assert out.text.splitlines()[1:] == ["@@ -1,6 +1,7 @@", *body]
 
 
 def test_diff_empty_and_errors() -> None:
@@ -577,3 +584,20 @@ def test_status_entries_are_grouped_by_their_new_path() -> None:
     assert _keyed("staged", "R old/a.py -> new/a.py") == ("new/a.py", "R old/a.py -> new/a.py", "R")
     assert _keyed("conflicts", "both modified src/x.c") == ("src/x.c", "both modified src/x.c", "both modified")
     assert _keyed("untracked", "M file with spaces") == ("M file with spaces", "M file with spaces", "")
+
+
+def test_real_stash_patch_runs_raw_and_its_hunks_survive_the_diff_parser_whole() -> None:
+    import tomllib
+    from pathlib import Path
+
+    data = Path(__file__).parent / "data"
+    meta = tomllib.loads((data / "git-stash-show-patch.toml").read_text(encoding="utf-8"))
+    raw = (data / "git-stash-show-patch.raw").read_text(encoding="utf-8")
+    assert filters.resolve(meta["argv"]) is None  # `git stash show -p`: the user's own format, raw
+    out = _gitdiff.diff(["git", "diff"], raw, 0)
+    assert isinstance(out, Filtered)
+    shown = out.text.splitlines()
+    hunk_lines = [
+        ln for ln in raw.splitlines() if ln[:1] in (" ", "+", "-", "@", "\\") and not ln.startswith(("--- ", "+++ "))
+    ]
+    assert [ln for ln in shown if ln in hunk_lines] == hunk_lines  # every hunk line, in order

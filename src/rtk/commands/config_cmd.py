@@ -11,7 +11,11 @@ from rtk.errors import RtkError
 
 def main(args: list[str]) -> int:
     p = argparse.ArgumentParser(prog="rtk config", description="Show or create rtk's configuration.")
-    p.add_argument("--init", action="store_true", help="write a commented default config file (never overwrites)")
+    p.add_argument(
+        "--init",
+        action="store_true",
+        help="write a config file with every key at its default, live and commented (never overwrites)",
+    )
     p.add_argument("--path", action="store_true", help="print only the config file path")
     ns = p.parse_args(args)
     path = paths.config_file()

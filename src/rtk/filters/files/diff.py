@@ -1,9 +1,9 @@
-"""Filter for ``diff``: every changed line kept, context trimmed, invisible differences (CR, BOM) named.
+"""Filter for ``diff``: every hunk kept whole, invisible differences (CR, BOM) named.
 
 ``diff``'s exit status is kept (0 same, 1 different, 2 trouble) and its error
-lines are printed as they came. Unified diffs (``-u``) are re-cut into hunks
-with ``limits.diff_context`` lines of context (exact ``@@`` line numbers);
-normal diffs keep their ``10c10`` commands with ``-``/``+`` lines. A change
+lines are printed as they came. Unified diffs (``-u``) keep every hunk whole:
+its ``@@`` header as diff printed it and every line under it, context included
+(the header's counts match what is shown); normal diffs keep their ``10c10`` commands with ``-``/``+`` lines. A change
 whose lines differ only by a CR line ending or a byte-order mark is named
 instead of shown as identical-looking lines; whitespace-only changes are shown
 and labelled. Other output formats (``-q``, ``-y``, ``-c``, ``-e``, ``-D``,
@@ -12,7 +12,6 @@ and labelled. Other output formats (``-q``, ``-y``, ``-c``, ``-e``, ``-D``,
 
 from __future__ import annotations
 
-from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
 from rtk.text import plural, split_lines
 
@@ -152,78 +151,46 @@ def _normal(lines: list[str], i: int, pair: _Pair) -> int:
     return i
 
 
-def _hunk_header(o_start: int, o_len: int, n_start: int, n_len: int) -> str:
-    def part(start: int, n: int) -> str:
-        return str(start) if n == 1 else f"{start},{n}"
-
-    return f"@@ -{part(o_start, o_len)} +{part(n_start, n_len)} @@"
-
-
-def _unified_hunks(lines: list[str], i: int, pair: _Pair, ctx: int) -> int:
-    """Read ``@@`` hunks from ``lines[i]`` on and re-cut them with ``ctx`` context lines."""
+def _unified_hunks(lines: list[str], i: int, pair: _Pair) -> int:
+    """Read ``@@`` hunks from ``lines[i]`` on, each kept whole; return the index after them."""
     while i < len(lines) and lines[i].startswith("@@ "):
-        head = lines[i].split()
+        header = lines[i]
+        head = header.split()
         try:
-            o_no = int(head[1][1:].split(",")[0])
-            n_no = int(head[2][1:].split(",")[0])
             o_cnt = int(head[1].split(",")[1]) if "," in head[1] else 1
             n_cnt = int(head[2].split(",")[1]) if "," in head[2] else 1
         except (IndexError, ValueError):
-            raise Unrecognized(f"hunk header {lines[i]!r}") from None
-        if o_cnt == 0:
-            o_no += 1
-        if n_cnt == 0:
-            n_no += 1
+            raise Unrecognized(f"hunk header {header!r}") from None
         i += 1
-        body: list[tuple[str, str, int, int]] = []  # (kind, text, old line no, new line no)
-        while i < len(lines) and (lines[i][:1] in (" ", "-", "+", "\\") or lines[i] == ""):
+        body: list[str] = []
+        # read by the lengths the header declares, so a content line such as "--- x" is never a file header
+        while o_cnt > 0 or n_cnt > 0 or (i < len(lines) and lines[i].startswith("\\")):
+            if i >= len(lines):
+                raise Unrecognized("diff ends inside a hunk")
             ln = lines[i]
-            if ln.startswith(("--- ", "+++ ")) and i + 1 < len(lines) and lines[i + 1].startswith(("+++ ", "@@ ")):
-                break
-            kind = ln[:1] or " "
-            body.append((kind, ln[1:], o_no, n_no))
-            if kind in (" ", "-"):
-                o_no += 1
-            if kind in (" ", "+"):
-                n_no += 1
+            kind = ln[:1] or " "  # diff --suppress-blank-empty prints an empty context line as ""
+            if kind not in " -+\\":
+                raise Unrecognized(f"hunk line {ln!r}")
+            if kind in " -":
+                o_cnt -= 1
+            if kind in " +":
+                n_cnt -= 1
+            if o_cnt < 0 or n_cnt < 0:
+                raise Unrecognized("hunk longer than its header says")
+            body.append(ln)
             i += 1
-        _recut(body, pair, ctx)
-    return i
-
-
-def _recut(body: list[tuple[str, str, int, int]], pair: _Pair, ctx: int) -> None:
-    changes = [k for k, (kind, *_rest) in enumerate(body) if kind in "-+\\"]
-    if not changes:
-        return
-    # Group change lines into blocks, then blocks into output hunks (joined when context touches).
-    groups: list[list[int]] = [[changes[0]]]
-    for k in changes[1:]:
-        if k - groups[-1][-1] - 1 <= 2 * ctx:
-            groups[-1].append(k)
-        else:
-            groups.append([k])
-    for g in groups:
-        lo = max(0, g[0] - ctx)
-        hi = min(len(body), g[-1] + ctx + 1)
-        while lo < g[0] and body[lo][0] != " ":
-            lo += 1
-        seg = body[lo:hi]
-        o_len = sum(1 for kind, *_ in seg if kind in " -")
-        n_len = sum(1 for kind, *_ in seg if kind in " +")
-        o_start = seg[0][2] if o_len else seg[0][2] - 1
-        n_start = seg[0][3] if n_len else seg[0][3] - 1
-        old = [t for kind, t, *_ in seg if kind == "-"]
-        new = [t for kind, t, *_ in seg if kind == "+"]
+        old = [ln[1:] for ln in body if ln[:1] == "-"]
+        new = [ln[1:] for ln in body if ln[:1] == "+"]
         kind = _norm_kind(old, new)
         pair.kinds.append(kind)
         pair.removed += len(old)
         pair.added += len(new)
-        header = _hunk_header(o_start, o_len, n_start, n_len)
         if kind in ("CR", "BOM"):
             pair.out.append(f"{header} ({plural(len(old), 'line')} differ only in {_KIND_TEXT[kind]})")
             continue
         pair.out.append(header + ("  (whitespace only)" if kind else ""))
-        pair.out.extend((kind_ if kind_ != "\\" else "\\") + t for kind_, t, *_ in seg)
+        pair.out.extend(body)
+    return i
 
 
 def diff(argv: list[str], output: str, exit_code: int) -> Filtered | None:
@@ -232,7 +199,6 @@ def diff(argv: list[str], output: str, exit_code: int) -> Filtered | None:
         raise Unrecognized("unsupported flags")
     if exit_code == 0 and not output.strip():
         return None
-    ctx = int(config.get("limits.diff_context"))
     lines = split_lines(output)
     files = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
     pairs: list[_Pair] = []
@@ -259,7 +225,7 @@ def diff(argv: list[str], output: str, exit_code: int) -> Filtered | None:
             if cur is None:
                 cur = _Pair(" -> ".join(files[-2:]))
                 pairs.append(cur)
-            i = _unified_hunks(lines, i, cur, ctx)
+            i = _unified_hunks(lines, i, cur)
         elif _is_normal_cmd(ln) and not uni:
             if cur is None:
                 cur = _Pair(" -> ".join(files[-2:]))

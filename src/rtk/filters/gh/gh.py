@@ -6,7 +6,7 @@ rtk runs ``gh`` with its output on a pipe, where gh prints its terminal-free for
 as rows (checks.py), ``run view`` as a summary (runs.py) or, with ``--log`` or
 ``--log-failed``, as prefixed log lines (runlog.py), ``gh api`` as the server's body
 (api.py). ``gh pr diff`` prints the pull request's unified diff, which the git diff
-filter condenses while keeping every file and every hunk. Machine-readable output
+filter renders with every file and every hunk whole. Machine-readable output
 (``--json``, ``--jq``, ``--template``), the browser (``--web``), watch modes and help
 run raw; so does every other form. The fixtures were captured from gh 2.23 against a
 local test-double API (scripts/fixtures/gh_server.py).

@@ -1,14 +1,13 @@
 """Unified and combined diffs as git prints them: parsed file by file, rendered compactly.
 
-Every file, every changed (``+``/``-``) line, every hunk header (verbatim; the
-``@@ -0,0 +1,N @@`` of a whole added or deleted file goes, its title says it),
-binary notices, renames, copies and mode changes are kept. Only context lines are
-condensed: a run before or between changes becomes a counted marker
-(``… 3 unchanged``), so the line of every change still follows from its hunk
-header; the run after a hunk's last change goes (the header's counts cover it).
-One line of context stays before additions that remove nothing, to say where they
-go. Hunks are read by the lengths their headers declare, so content such as
-``--- x`` inside a hunk is never taken for a file header.
+Every file, every hunk header (verbatim; the ``@@ -0,0 +1,N @@`` of a whole added
+or deleted file goes, its title says it), every line of every hunk (changed lines
+and context alike: an agent builds its edits from them and the header's counts
+must match what is shown), binary notices, renames, copies and mode changes are
+kept. Only the per-file header lines (``diff --git``, ``index``, ``---``/``+++``)
+become one title line with the file's counts. Hunks are read by the lengths their
+headers declare, so content such as ``--- x`` inside a hunk is never taken for a
+file header.
 """
 
 from __future__ import annotations
@@ -21,12 +20,6 @@ _HEADER_PREFIXES = (
     "old mode ", "new mode ", "deleted file mode ", "new file mode ", "similarity index ",
     "dissimilarity index ", "rename from ", "rename to ", "copy from ", "copy to ", "index ", "mode ",
 )  # fmt: skip
-
-# Markers replace runs of context lines; one line of context stays before a block of
-# changes that only adds lines (nothing else would say where the addition goes).
-ANCHOR = 1
-# Runs of context this short between two blocks of changes stay as they are.
-INTERIOR = 2
 
 
 class FileDiff:
@@ -121,37 +114,19 @@ def _hunk_ranges(line: str) -> tuple[int, list[int], int, str]:
     return at - 1, [length(p) for p in parts[:-1]], length(parts[-1]), line[end:]
 
 
-def _marker(n: int) -> str:
-    return f"… {n} unchanged"
-
-
-def _condense(run: list[str], anchor: int, out: list[str]) -> int:
-    """Append a context run, its first lines condensed into a marker when that is shorter
-    (the last ``anchor`` lines stay); return the number of lines condensed."""
-    middle = run[: len(run) - anchor] if anchor else run
-    mark = _marker(len(middle))
-    if not middle or len(mark) >= sum(len(x) + 1 for x in middle) - 1:
-        out.extend(run)
-        return 0
-    out.append(mark)
-    out.extend(run[len(middle) :])
-    return len(middle)
-
-
-def _read_hunk(lines: list[str], i: int, f: FileDiff, condense: bool) -> tuple[int, int]:
-    """Read one hunk starting at its header; return (next index, context lines condensed)."""
+def _read_hunk(lines: list[str], i: int, f: FileDiff) -> int:
+    """Read one hunk starting at its header, keeping every line of it; return the next index."""
     header = lines[i]
     parents, olds, new, _ = _hunk_ranges(header)
     f.hunks.append(header)
     i += 1
-    body: list[tuple[str, str]] = []  # (kind, line): kind " " context, "+" add only, "-" has removal, "\\" note
     while any(olds) or new or (i < len(lines) and lines[i].startswith("\\")):
         if i >= len(lines):
             raise Unrecognized("diff ends inside a hunk")
         ln = lines[i]
         i += 1
+        f.hunks.append(ln)
         if ln.startswith("\\"):  # "\ No newline at end of file": belongs to the line before
-            body.append(("\\", ln))
             continue
         cols = ln[:parents]
         if len(cols) < parents or any(c not in " +-" for c in cols):
@@ -167,53 +142,22 @@ def _read_hunk(lines: list[str], i: int, f: FileDiff, condense: bool) -> tuple[i
             raise Unrecognized("hunk longer than its header says")
         if removed:
             f.dels += 1
-            body.append(("-", ln))
         elif "+" in cols:
             f.adds += 1
-            body.append(("+", ln))
-        else:
-            body.append((" ", ln))
-    if not condense:
-        f.hunks.extend(ln for _, ln in body)
-        return i, 0
-    cut = 0
-    j = 0
-    while j < len(body):
-        if body[j][0] != " " or (j + 1 < len(body) and body[j + 1][0] == "\\"):
-            f.hunks.append(body[j][1])
-            j += 1
-            continue
-        k = j
-        while k < len(body) and body[k][0] == " " and not (k + 1 < len(body) and body[k + 1][0] == "\\"):
-            k += 1
-        # the block of changes after the run: does it only add lines?
-        e = k
-        while e < len(body) and body[e][0] in "+\\":
-            e += 1
-        adds_only = k < len(body) and (e == len(body) or body[e][0] == " ")
-        run = [ln for _, ln in body[j:k]]
-        if j > 0 and k == len(body) and len(run) > 1:
-            cut += len(run)  # trailing context: the header's line counts already account for it
-        elif j > 0 and k < len(body) and len(run) <= INTERIOR:
-            f.hunks.extend(run)  # a short run between two changes reads as part of them
-        else:
-            cut += _condense(run, ANCHOR if adds_only else 0, f.hunks)
-        j = k
-    return i, cut
+    return i
 
 
 def is_diff_start(line: str) -> bool:
     return line.startswith(("diff --git ", "diff --cc ", "diff --combined "))
 
 
-def parse(lines: list[str], i: int, condense: bool = True) -> tuple[list[FileDiff], int, int]:
-    """Parse the diff starting at ``lines[i]``; return (files, next index, lines condensed).
+def parse(lines: list[str], i: int) -> tuple[list[FileDiff], int]:
+    """Parse the diff starting at ``lines[i]``; return (files, next index).
 
     Stops at the first line that cannot continue a diff (for ``git show``: the next
     commit), or at the end.
     """
     files: list[FileDiff] = []
-    cut = 0
     while i < len(lines) and is_diff_start(lines[i]):
         f = FileDiff()
         first = lines[i]
@@ -279,8 +223,7 @@ def parse(lines: list[str], i: int, condense: bool = True) -> tuple[list[FileDif
         elif f.kind == "deleted":
             f.new = ""
         while i < len(lines) and lines[i].startswith("@@"):
-            i, c = _read_hunk(lines, i, f, condense)
-            cut += c
+            i = _read_hunk(lines, i, f)
         if (
             f.kind in ("new", "deleted")
             and f.hunks
@@ -290,7 +233,7 @@ def parse(lines: list[str], i: int, condense: bool = True) -> tuple[list[FileDif
         files.append(f)
         if i < len(lines) and lines[i].startswith("GIT binary patch"):
             raise Unrecognized("binary patch")
-    return files, i, cut
+    return files, i
 
 
 def render(files: list[FileDiff], out: list[str]) -> None:
@@ -352,18 +295,19 @@ DIFF_RAW_LONG = (
     "--patch-with-raw", "--compact-summary", "--line-prefix", "--no-prefix", "--src-prefix", "--dst-prefix",
     "--null", "--output", "--help", "--ext-diff",
 )  # fmt: skip
-DIFF_RAW_SHORT = "zXh"
-CONTEXT_FLAGS = ("-U", "-W", "--unified", "--function-context", "--inter-hunk-context")
+# -p/-u/--patch: the user chose the patch format explicitly (lesson 11): raw, as for log and show.
+DIFF_RAW_SHORT = "zXhpu"
+DIFF_RAW_PATCH = ("--patch",)
 
 
 def diff_spec(args: list[str]) -> Spec | None:
-    if has_flag(args, DIFF_RAW_LONG, DIFF_RAW_SHORT):
+    if has_flag(args, DIFF_RAW_LONG + DIFF_RAW_PATCH, DIFF_RAW_SHORT):
         return None
-    condense = not has_flag(args, CONTEXT_FLAGS, "UW")
-    return Spec("git-diff", diff if condense else diff_full_context, env=C_LOCALE)
+    return Spec("git-diff", diff, env=C_LOCALE)
 
 
-def _diff(output: str, exit_code: int, condense: bool) -> str | Filtered | None:
+def diff(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
+    """``git diff`` -> per-file title with counts, then every hunk whole (header, context, changes)."""
     # 1: differences found (--exit-code, --no-index); anything else is an error
     if exit_code not in (0, 1):
         return None
@@ -373,7 +317,7 @@ def _diff(output: str, exit_code: int, condense: bool) -> str | Filtered | None:
     while i < len(lines) and lines[i].startswith(("warning: ", "hint: ")):
         notes.append(lines[i])
         i += 1
-    files, i, cut = parse(lines, i, condense)
+    files, i = parse(lines, i)
     if i != len(lines):
         raise Unrecognized(f"line {lines[i]!r}")
     if not files:
@@ -382,14 +326,4 @@ def _diff(output: str, exit_code: int, condense: bool) -> str | Filtered | None:
         raise Unrecognized("no diff")
     out = notes
     render(files, out)
-    return Filtered("\n".join(out) + "\n", cut)
-
-
-def diff(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
-    """``git diff`` -> per-file header with counts, hunks with changed lines, context condensed."""
-    return _diff(output, exit_code, True)
-
-
-def diff_full_context(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
-    """``git diff -U<n>``/``-W``: compact headers, every context line kept (the user asked for it)."""
-    return _diff(output, exit_code, False)
+    return Filtered("\n".join(out) + "\n", 0)

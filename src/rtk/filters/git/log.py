@@ -1,11 +1,12 @@
-"""``git log`` and ``git show``: every commit on one line, tags and diffs kept compact.
+"""``git log`` and ``git show``: every commit on one line, tags compact, diffs with every hunk whole.
 
 ``git log`` keeps every commit git printed (merges and their parents included), in
 git's order, with its hash (10 hex digits, practically never ambiguous),
 decorations and subject, under a line naming the author and day of each run of
 commits; the first body line is kept and the rest counted. ``git show`` keeps the
-whole message and the compacted diff. Both run with ``--decorate`` (which branch,
-tag or detached HEAD points where) unless the user chose. Format flags run unfiltered.
+whole message and the diff (every hunk whole, as ``git diff``). Both run with
+``--decorate`` (which branch, tag or detached HEAD points where) unless the user
+chose. Format flags run unfiltered.
 """
 
 from __future__ import annotations
@@ -60,10 +61,7 @@ def show_spec(argv: list[str], sub_index: int) -> Spec | None:
     for a in _gitdiff.operands(args[: args.index("--")] if "--" in args else args):
         if ":" in a:
             return None  # `git show rev:path` prints a file (or tree): exact bytes, unfiltered
-    condense = not _gitdiff.has_flag(args, _gitdiff.CONTEXT_FLAGS, "UW")
-    return Spec(
-        "git-show", show if condense else show_full_context, run_argv=with_presentation(argv, sub_index), env=C_LOCALE
-    )
+    return Spec("git-show", show, run_argv=with_presentation(argv, sub_index), env=C_LOCALE)
 
 
 def with_presentation(argv: list[str], sub_index: int) -> list[str] | None:
@@ -118,11 +116,10 @@ def _person(value: str) -> str:
     return name if sep and value.endswith(">") else value
 
 
-def parse(lines: list[str], with_diff: bool, condense: bool = True) -> tuple[list[Commit], list[str], int]:
-    """Commits and tags of medium-format output; returns (items, warnings, context lines condensed)."""
+def parse(lines: list[str], with_diff: bool) -> tuple[list[Commit], list[str]]:
+    """Commits and tags of medium-format output; returns (items, warnings)."""
     items: list[Commit] = []
     notes: list[str] = []
-    cut = 0
     i = 0
     n = len(lines)
     while i < n:
@@ -181,12 +178,11 @@ def parse(lines: list[str], with_diff: bool, condense: bool = True) -> tuple[lis
                 if i < n and not lines[i] and i + 1 < n and _gitdiff.is_diff_start(lines[i + 1]):
                     i += 1
                 if i < n and _gitdiff.is_diff_start(lines[i]):
-                    c.diff, i, k = _gitdiff.parse(lines, i, condense)
-                    cut += k
+                    c.diff, i = _gitdiff.parse(lines, i)
             if i < n and lines[i] and _commit_line(lines[i]) is None:  # (an empty message has no blank line)
                 raise Unrecognized(f"after commit {c.name}: {lines[i]!r}")
         items.append(c)
-    return items, notes, cut
+    return items, notes
 
 
 def _subject(c: Commit) -> str:
@@ -217,7 +213,7 @@ def log(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
     """``git log`` (medium format) -> author/day lines, one line per commit, first body line, counts."""
     if exit_code != 0 or not output.strip():
         return None  # an error, or no commit matched: as git printed it
-    items, notes, _ = parse(split_lines(output), with_diff=False)
+    items, notes = parse(split_lines(output), with_diff=False)
     if not items:
         raise Unrecognized("no commits")
     keep_dates = _wants(argv, ("--date",))
@@ -250,13 +246,14 @@ def log(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
     return Filtered("\n".join(out) + "\n", cut)
 
 
-def _show(argv: list[str], output: str, exit_code: int, condense: bool) -> str | Filtered | None:
+def show(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
+    """``git show`` of commits and tags -> header line, full message, the diff with every hunk whole."""
     if exit_code != 0:
         return None
     lines = split_lines(output)
     if not lines or not lines[0].startswith(("commit ", "tag ", "warning: ")):
         return None  # a blob or a tree: exactly as git printed it
-    items, notes, cut = parse(lines, with_diff=True, condense=condense)
+    items, notes = parse(lines, with_diff=True)
     keep_dates = _wants(argv, ("--date",))
     out = list(notes)
     for c in items:
@@ -267,14 +264,4 @@ def _show(argv: list[str], output: str, exit_code: int, condense: bool) -> str |
         out.extend(("  " + b).rstrip() for b in body)
         out.extend("  notes: " + t for t in c.notes if t.strip())
         _gitdiff.render(c.diff, out)
-    return Filtered("\n".join(out) + "\n", cut)
-
-
-def show(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
-    """``git show`` of commits and tags -> header line, full message, compact diff."""
-    return _show(argv, output, exit_code, True)
-
-
-def show_full_context(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
-    """``git show -U<n>``/``-W``: as ``show``, every context line kept (the user asked for it)."""
-    return _show(argv, output, exit_code, False)
+    return Filtered("\n".join(out) + "\n", 0)

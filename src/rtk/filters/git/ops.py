@@ -181,10 +181,8 @@ def stash_spec(args: list[str]) -> Spec | None:
         if _gitdiff.has_flag(rest, _STASH_SHOW_RAW, "zh"):
             return None
         opts = _opts(rest)
-        if opts & {"-p", "-u", "--patch"}:
-            if _gitdiff.has_flag(rest, _gitdiff.CONTEXT_FLAGS, "UW"):
-                return Spec("git-stash-show", _gitdiff.diff_full_context, env=C_LOCALE)
-            return Spec("git-stash-show", _gitdiff.diff, env=C_LOCALE)
+        if opts & {"-p", "--patch"}:
+            return None  # the user chose the patch format explicitly (lesson 11): raw, as git diff -p
         if opts - {"--include-untracked", "--only-untracked", "-u"}:
             return None
         return Spec("git-stash-show", stash_show, env=C_LOCALE)
