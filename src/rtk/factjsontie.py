@@ -210,7 +210,9 @@ def _tied_at(unit: Unit, view: View, within: tuple[int, int] | None = None) -> i
             j = bisect_left(near, k - NEAR)
             if j == len(near) or near[j] > k + NEAR:
                 continue
-            gap = min(abs(near[i] - k) for i in (j, j + 1) if i < len(near))
+            gap = abs(near[j] - k)  # the nearer of near[j] and near[j + 1]
+            if j + 1 < len(near) and abs(near[j + 1] - k) < gap:
+                gap = abs(near[j + 1] - k)
         todo.append((gap, k, levels, region))
     todo.sort(key=lambda c: c[0])  # the places nearest the row's name first: the first is usually it
     for _, k, levels, region in todo:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import accumulate
 
 # A value naming a row alone is at least this long ("9" is in too many places to name one).
 ID_MIN = 3
 # A row's name and its value this many lines apart or more are not taken for one object (a cheap first test).
 NEAR = 400
+# ``View.places`` searches the text for this many row names before it indexes the text's words (~40 searches' cost).
+SEARCHES = 32
 
 
 class View:
@@ -15,12 +18,14 @@ class View:
 
     __slots__ = (
         "ends",
+        "found",
         "headers",
         "indent",
         "kcache",
         "lines",
         "named",
         "open",
+        "scanned",
         "shapes",
         "starts",
         "text",
@@ -31,18 +36,18 @@ class View:
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = text.split("\n")
-        self.starts: list[int] = []
-        at = 0
-        for ln in self.lines:
-            self.starts.append(at)
-            at += len(ln) + 1
-        self.indent = [len(ln) - len(ln.lstrip()) if ln.strip() else -1 for ln in self.lines]
+        self.starts: list[int] = [0]
+        self.starts.extend(accumulate(len(ln) + 1 for ln in self.lines[:-1]))
+        # ``lstrip`` and ``strip`` leave nothing of the same lines (a blank line: -1)
+        self.indent = [len(ln) - len(s) if (s := ln.lstrip()) else -1 for ln in self.lines]
         self.ends: dict[int, int] = {}
         self.headers: dict[tuple[str, int, int, tuple[str, ...]], int] = {}
         self.shapes: dict[tuple[str, tuple[str, ...]], list[tuple[int, int, tuple[int, int] | None]]] = {}
         self.open: set[tuple[int, int]] = set()  # regions ``between`` found no bound for
         self.kcache: dict[int, list[int]] = {}  # per list of places (``_shapes``): their lines
         self.words: dict[str, list[int]] | None = None  # each word's lines, once per place (``places``)
+        self.found: dict[tuple[str, int], list[int]] = {}  # ``places``' answers (rows of many values share names)
+        self.scanned = 0  # characters ``places`` searched before building ``words``
         self.uniq: dict[int, list[str]] = {}  # per list of rows: the values that name one row alone
         self.named: dict[tuple[int, int], frozenset[str]] = {}  # per list of rows and line: those it holds
 
@@ -52,17 +57,35 @@ class View:
     def places(self, t: str, most: int) -> list[int]:
         """The lines where ``t`` stands alone, once per place, up to ``most`` + 1 places.
 
-        A word of ASCII letters, digits and ``_`` is looked up in an index of the words built once (a
-        search per row name read the whole output each time: quadratic on a long list).
+        The first calls search the text (the same places: a run of ``\\w`` is a run of ``_word_at``'s
+        word characters); once they have read the text ``SEARCHES`` times, a word of ASCII letters, digits
+        and ``_`` is looked up in an index of the words built once (a search per row name reads the whole
+        output each time: quadratic on a long list), and a longer text in the lines of its rarest word.
         """
+        at = (t, most)
+        got = self.found.get(at)
+        if got is None:
+            got = self.found[at] = self._places(t, most)
+        return got
+
+    def _places(self, t: str, most: int) -> list[int]:
+        """``places``, not remembered."""
         import re
 
+        if self.words is None and self.scanned < SEARCHES * len(self.text):
+            self.scanned += len(self.text)
+            return self._search(t, most)
         if self.words is None:
+            # ``\w{3,}`` finds the maximal ``\w`` runs of at least ``ID_MIN`` characters: the words kept before
+            # (``\w+`` runs of that length), without a Python test per short word.
             words: dict[str, list[int]] = {}
+            find = re.compile(r"\w{" + str(ID_MIN) + ",}").findall
             for k, ln in enumerate(self.lines):
-                for w in re.findall(r"\w+", ln):
-                    if len(w) >= ID_MIN:
-                        words.setdefault(w, []).append(k)
+                for w in find(ln):
+                    if w in words:
+                        words[w].append(k)
+                    else:
+                        words[w] = [k]
             self.words = words
         if t.isascii() and t.replace("_", "a").isalnum() and len(t) >= ID_MIN:
             return self.words.get(t, [])[: most + 1]
@@ -81,6 +104,10 @@ class View:
                             return found
                     i = ln.find(t, i + 1)
             return found
+        return self._search(t, most)
+
+    def _search(self, t: str, most: int) -> list[int]:
+        """``places`` by searching the whole text."""
         text = self.text
         got: list[int] = []
         i = text.find(t)
