@@ -112,3 +112,15 @@ def test_the_guard_restores_alike_when_places_searches_or_indexes(name: str, mon
         got[searches] = [factguard.restore(raw, v) for v in views]
     assert got[0] == got[1 << 30]
     assert any(n for _, n in got[0])  # some views lose values: the comparison covers restorations
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(JSON, max_size=6))
+def test_row_counts_count_each_text_once_per_row(rows: list[Any]) -> None:
+    from rtk.factjsontie import row_counts, scalar_text
+
+    plain: dict[str, int] = {}
+    for s in rows:
+        for t in {t for t in map(scalar_text, s.values() if type(s) is dict else (s,)) if t is not None}:
+            plain[t] = plain.get(t, 0) + 1
+    assert dict(row_counts(rows)) == plain
