@@ -159,7 +159,7 @@ def scan(
     data = "\n".join(order).encode("utf-8", "surrogatepass")
     b = _Block(order, data)
     _problem_lines(b)
-    if b'"code"' in data:  # JSON ``"code"`` fields (``facts.field_codes``): read, counted cut or not
+    if b'"' in data and b'"code"' in data:  # JSON ``"code"`` fields (``facts.field_codes``), counted cut or not
         b.ks.update(_hit_lines(b'"code"', data))
     if counted:
         return b.lines()
