@@ -190,6 +190,7 @@ def _marked(text: str) -> set[str] | None:
     if len(low) != len(text):
         return None
     found: set[str] = set()
+    seen: set[str] = set()  # the strings as written already decoded (a failing value repeats in every row)
     for n in _NEEDLES:
         i = low.find(n)
         while i >= 0:
@@ -197,12 +198,15 @@ def _marked(text: str) -> set[str] | None:
             end = _quote(text, i, 1)
             if start < 0 or end < 0:
                 return None
-            try:
-                v = json.loads(text[start : end + 1])
-            except ValueError:
-                return None
-            if type(v) is str and v not in found:
-                found.add(v)
+            written = text[start : end + 1]
+            if written not in seen:
+                seen.add(written)
+                try:
+                    v = json.loads(written)
+                except ValueError:
+                    return None
+                if type(v) is str:
+                    found.add(v)
             i = low.find(n, end + 1)
     return {v for v in found if is_marker(v)}
 
