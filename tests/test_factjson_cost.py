@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -124,3 +125,50 @@ def test_row_counts_count_each_text_once_per_row(rows: list[Any]) -> None:
         for t in {t for t in map(scalar_text, s.values() if type(s) is dict else (s,)) if t is not None}:
             plain[t] = plain.get(t, 0) + 1
     assert dict(row_counts(rows)) == plain
+
+
+def test_marked_uses_the_needles_of_the_scan() -> None:
+    from rtk import factscan
+
+    assert factjson._NEEDLES == factscan.NEEDLES  # _marked reads factscan's reduced needles for ASCII text
+
+
+def _strings(x: Any) -> set[str]:
+    if type(x) is str:
+        return {x}
+    if type(x) is dict:
+        return set(x).union(*map(_strings, x.values()))
+    if type(x) is list:
+        return set().union(*map(_strings, x))
+    return set()
+
+
+WORDS = st.sampled_from(
+    ["Error: x", "FAIL", "no errors", "fatal", "Not OK here", 'a "failure"', "x\\y", "ok", "é fail"]
+)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.recursive(WORDS | st.integers(0, 3), lambda k: st.lists(k, max_size=3) | st.dictionaries(WORDS, k, max_size=3))
+)
+def test_marked_is_every_string_that_reports_a_problem(doc: Any) -> None:
+    from rtk.facts import is_marker
+
+    for text in (json.dumps(doc), json.dumps(doc, ensure_ascii=False), json.dumps(doc, indent=1)):
+        got = factjson._marked(text)
+        if got is not None:
+            assert got == {s for s in _strings(doc) if is_marker(s)}, text
+    assert factjson._marked(json.dumps(doc)) is not None or "\\u" in json.dumps(doc)
+
+
+def test_marked_on_the_real_captures() -> None:
+    from rtk.facts import is_marker
+
+    for name in NAMES:
+        raw = real(name)[0]
+        parsed = factjson.parse(raw)
+        assert parsed is not None
+        got = factjson._marked(raw[: parsed[1]])
+        if got is not None:
+            assert got == {s for d in parsed[0] for s in _strings(d) if is_marker(s)}, name

@@ -186,12 +186,20 @@ def _marked(text: str) -> set[str] | None:
 
     if "\\u" in text:
         return None
+    needles = _NEEDLES
+    if text.isascii():  # only the needles the text holds: each searched in C over the text reduced to their letters
+        from rtk.factscan import _NEEDLES_ASCII, _NEEDLES_REDUCED, _REDUCE, _REDUCE_DELETE
+
+        red = text.encode("ascii").translate(_REDUCE, _REDUCE_DELETE)
+        needles = tuple(n.decode() for n, r in zip(_NEEDLES_ASCII, _NEEDLES_REDUCED, strict=True) if r in red)
+        if not needles:
+            return set()
     low = text.lower()
     if len(low) != len(text):
         return None
     found: set[str] = set()
     seen: set[str] = set()  # the strings as written already decoded (a failing value repeats in every row)
-    for n in _NEEDLES:
+    for n in needles:
         i = low.find(n)
         while i >= 0:
             start = _quote(text, i, -1)
