@@ -186,7 +186,7 @@ def _marked(text: str) -> set[str] | None:
 
     if "\\u" in text:
         return None
-    needles = _NEEDLES
+    needles: tuple[str, ...] = _NEEDLES
     if text.isascii():  # only the needles the text holds: each searched in C over the text reduced to their letters
         from rtk.factscan import _NEEDLES_ASCII, _NEEDLES_REDUCED, _REDUCE, _REDUCE_DELETE
 
