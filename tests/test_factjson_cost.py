@@ -172,3 +172,20 @@ def test_marked_on_the_real_captures() -> None:
         got = factjson._marked(raw[: parsed[1]])
         if got is not None:
             assert got == {s for d in parsed[0] for s in _strings(d) if is_marker(s)}, name
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(st.sampled_from([*"ab_9Z :./-|\n\t\r\x0b\x0c\x1c~"]), max_size=80))
+def test_the_ascii_word_index_is_the_regex_one(text: str) -> None:
+    import re
+
+    from rtk.factjsonview import _index
+
+    regex: dict[bytes, list[int]] = {}
+    for k, ln in enumerate(text.split("\n")):
+        for w in re.findall(r"\w{3,}", ln):
+            regex.setdefault(w.encode(), []).append(k)
+    got = _index(text, text.split("\n"))
+    assert {w: ks for w, ks in got.items() if len(w) >= 3} == regex
+    other = text + " é"  # not ASCII: the regex path, the same words (a word of one letter is never asked for)
+    assert _index(other, other.split("\n")) == regex

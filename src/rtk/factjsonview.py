@@ -9,8 +9,8 @@ from itertools import accumulate
 ID_MIN = 3
 # A row's name and its value this many lines apart or more are not taken for one object (a cheap first test).
 NEAR = 400
-# ``View.places`` searches the text for this many row names before it indexes the text's words (~40 searches' cost).
-SEARCHES = 32
+# ``View.places`` searches the text for this many row names before it indexes the text's words (~8-10 searches' cost).
+SEARCHES = 8
 
 
 class View:
@@ -45,7 +45,7 @@ class View:
         self.shapes: dict[tuple[str, tuple[str, ...]], list[tuple[int, int, tuple[int, int] | None]]] = {}
         self.open: set[tuple[int, int]] = set()  # regions ``between`` found no bound for
         self.kcache: dict[int, list[int]] = {}  # per list of places (``_shapes``): their lines
-        self.words: dict[str, list[int]] | None = None  # each word's lines, once per place (``places``)
+        self.words: dict[bytes, list[int]] | None = None  # each word's lines, once per place (``places``)
         self.found: dict[tuple[str, int], list[int]] = {}  # ``places``' answers (rows of many values share names)
         self.scanned = 0  # characters ``places`` searched before building ``words``
         self.uniq: dict[int, list[str]] = {}  # per list of rows: the values that name one row alone
@@ -76,25 +76,16 @@ class View:
             self.scanned += len(self.text)
             return self._search(t, most)
         if self.words is None:
-            # ``\w{3,}`` finds the maximal ``\w`` runs of at least ``ID_MIN`` characters: the words kept before
-            # (``\w+`` runs of that length), without a Python test per short word.
-            words: dict[str, list[int]] = {}
-            find = re.compile(r"\w{" + str(ID_MIN) + ",}").findall
-            for k, ln in enumerate(self.lines):
-                for w in find(ln):
-                    if w in words:
-                        words[w].append(k)
-                    else:
-                        words[w] = [k]
-            self.words = words
+            self.words = _index(self.text, self.lines)
+        words = self.words
         if t.isascii() and t.replace("_", "a").isalnum() and len(t) >= ID_MIN:
-            return self.words.get(t, [])[: most + 1]
+            return words.get(t.encode(), [])[: most + 1]
         # A text standing alone holds each of its words as a word: only the lines of its rarest one are read.
-        toks = [w for w in re.findall(r"\w+", t) if len(w) >= ID_MIN and w.isascii()] if "\n" not in t else []
+        toks = [w.encode() for w in re.findall(r"\w+", t) if len(w) >= ID_MIN and w.isascii()] if "\n" not in t else []
         if toks:
-            best = min(toks, key=lambda w: len(self.words.get(w, ())))  # type: ignore[union-attr]
+            best = min(toks, key=lambda w: len(words.get(w, ())))
             found: list[int] = []
-            for k in dict.fromkeys(self.words.get(best, ())):
+            for k in dict.fromkeys(words.get(best, ())):
                 ln = self.lines[k]
                 i = ln.find(t)
                 while i >= 0:
@@ -166,6 +157,42 @@ class View:
         if (lo < 0 or not lines[lo].startswith(prefix)) and (hi >= len(lines) or not lines[hi].startswith(prefix)):
             self.open.add((lo + 1, hi))
         return lo + 1, hi
+
+
+# ASCII letters, digits, ``_`` and line breaks kept; every other byte a space (``\w`` on ASCII text).
+_NON_WORD = bytes(c if chr(c).isalnum() or c in b"_\n" else 32 for c in range(128)) + b" " * 128
+
+
+def _index(text: str, lines: list[str]) -> dict[bytes, list[int]]:
+    """Each word of the text (a maximal run of ``\\w``, UTF-8) and its lines, once per place (those of 3+ characters
+    at least: shorter ones are never asked for).
+
+    ASCII text: ``\\w`` is ``[A-Za-z0-9_]``, so the words are what a translation of every other byte to a space
+    leaves between spaces, split in C (a byte a character: line k of the bytes is line k of the text). Other
+    text: ``\\w{3,}`` per line.
+    """
+    words: dict[bytes, list[int]] = {}
+    if text.isascii():
+        for k, ln in enumerate(text.encode("ascii").translate(_NON_WORD).split(b"\n")):
+            for w in ln.split():
+                got = words.get(w)
+                if got is None:
+                    words[w] = [k]
+                else:
+                    got.append(k)
+        return words
+    import re
+
+    find = re.compile(r"\w{" + str(ID_MIN) + ",}").findall
+    for k, line in enumerate(lines):
+        for s in find(line):
+            key = s.encode("utf-8", "surrogatepass")
+            have = words.get(key)
+            if have is None:
+                words[key] = [k]
+            else:
+                have.append(k)
+    return words
 
 
 def _word_at(text: str, i: int, n: int) -> bool:
