@@ -9,8 +9,8 @@ from itertools import accumulate
 ID_MIN = 3
 # A row's name and its value this many lines apart or more are not taken for one object (a cheap first test).
 NEAR = 400
-# ``View.places`` searches the text for this many row names before it indexes the text's words (~8-10 searches' cost).
-SEARCHES = 8
+# ``View.places`` searches the text for this many row names before it indexes the text's words (which costs 8-30 searches).
+SEARCHES = 24
 
 
 class View:
