@@ -260,3 +260,38 @@ def test_a_row_named_by_a_phrase_is_found_through_its_rarest_word() -> None:
         "case 8\n  state: success", "case 8\n  state: failure"
     )
     assert ("json", ".[7].state", "failure") in factguard.missing(raw, moved)
+
+
+def test_json_that_does_not_parse_keeps_its_code_fields() -> None:
+    """Truncated JSON is text cut by head and tail: each ``"code"`` field (a rule code) survives the cut."""
+    import dataclasses
+
+    from fixturelib import FIXTURES
+
+    fx = load(FIXTURES / "ruff-check" / "json-flag.toml")  # real ruff --output-format json, cut short
+    for frac in (0.5, 0.8, 0.95):
+        cut = fx.raw[: int(len(fx.raw) * frac)]
+        out = run(dataclasses.replace(fx, raw=cut))
+        assert out.mode == "raw-unrecognized" and out.restored > 0
+        codes = [ln.split('"')[3] for ln in cut.decode().split("\n") if '"code": "' in ln]
+        assert len(codes) >= 15 and {"E711", "F401", "B006"} <= set(codes)
+        assert [c for c in codes if c not in out.text] == [], frac
+        raw = clean(decode(cut))
+        assert factguard.missing(raw, out.text) == {}
+        for compact in ("", "\n".join(raw.split("\n")[:30])):  # the fast scan finds what reading every line finds
+            for counted in (False, True):
+                fast = factguard.missing(raw, compact, counted)
+                assert fast == factguard.missing(raw, compact, counted, exhaustive=True)
+                assert ("word", "E711", "") in fast
+
+
+def test_code_fields_are_strings_and_numbers() -> None:
+    from rtk.facts import field_codes, line_facts
+
+    assert field_codes('    "code": "E401",') == [("word", "E401", "")]
+    line = '{"a":1,"code":"missing_field","code" : 422, "code": null, "code":0, "code": "", "code": false}'
+    assert field_codes(line) == [("word", "missing_field", ""), ("word", "422", "")]
+    assert field_codes('"code": "a\\"b"') == field_codes('"code"') == field_codes('"code": "' + "x" * 70 + '"') == []
+    assert field_codes('"error_code": "X1"') == []
+    assert ("word", "E401", "") in line_facts('    "code": "E401",')
+    assert ("word", "E401", "") not in line_facts('    "name": "E401",')

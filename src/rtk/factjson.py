@@ -80,12 +80,15 @@ def _walk(docs: list[Any], marked: set[str] | None) -> list[tuple[tuple[Any, ...
     to test each one. A path holds keys (str) and indexes (int); NDJSON documents are the rows of a
     virtual array (``-1, k``).
     """
+    if marked is not None:
+        return _walk_set(docs, marked)
+    return _walk_with(docs, _marks)
+
+
+def _walk_with(docs: list[Any], marks: Callable[[str], bool]) -> list[tuple[tuple[Any, ...], Any]]:
+    """``_walk`` with ``marks`` telling a key or string that reports a problem."""
     units: list[tuple[tuple[Any, ...], Any]] = []
     many = len(docs) > 1
-
-    def marks(v: str) -> bool:
-        return v in marked if marked is not None else _marks(v)
-
     kcache: dict[str, bool] = {}
     for k, doc in enumerate(docs):
         stack: list[tuple[Any, tuple[Any, ...], bool]] = [(doc, (-1, k) if many else (), False)]
@@ -124,6 +127,44 @@ def _walk(docs: list[Any], marked: set[str] | None) -> list[tuple[tuple[Any, ...
     return units
 
 
+def _walk_set(docs: list[Any], marked: set[str]) -> list[tuple[tuple[Any, ...], Any]]:
+    """``_walk_with(docs, marked.__contains__)``, the test inlined (a set lookup, no call per key and string)."""
+    units: list[tuple[tuple[Any, ...], Any]] = []
+    many = len(docs) > 1
+    for k, doc in enumerate(docs):
+        stack: list[tuple[Any, tuple[Any, ...], bool]] = [(doc, (-1, k) if many else (), False)]
+        while stack:
+            x, path, hot = stack.pop()
+            pushes: list[tuple[Any, tuple[Any, ...], bool]] = []
+            if type(x) is dict:
+                for key, v in x.items():
+                    h = hot or key in marked
+                    tv = type(v)
+                    if tv is str:
+                        if ((h and v) or v in marked) and "\n" not in v and len(v) <= UNIT_MAX:
+                            units.append(((*path, key), v))
+                    elif tv is dict or tv is list:
+                        if v:
+                            pushes.append((v, (*path, key), h))
+                    elif h and v is not None and v is not False and v != 0:
+                        units.append(((*path, key), v))
+            elif type(x) is list:
+                for i, v in enumerate(x):
+                    tv = type(v)
+                    if tv is str:
+                        if ((hot and v) or v in marked) and "\n" not in v and len(v) <= UNIT_MAX:
+                            units.append(((*path, i), v))
+                    elif tv is dict or tv is list:
+                        if v:
+                            pushes.append((v, (*path, i), hot))
+                    elif hot and v is not None and v is not False and v != 0:
+                        units.append(((*path, i), v))
+            if pushes:
+                pushes.reverse()
+                stack.extend(pushes)
+    return units
+
+
 # Lowercased substrings of every marker word and glyph (``factscan.NEEDLES``): a string without one is no problem.
 _NEEDLES = ("error", "fail", "warning", "panic", "exception", "traceback", "fatal", "crashed", "not ok ", "✗", "✘")
 
@@ -145,23 +186,35 @@ def _marked(text: str) -> set[str] | None:
 
     if "\\u" in text:
         return None
+    needles: tuple[str, ...] = _NEEDLES
+    if text.isascii():  # only the needles the text holds: each searched in C over the text reduced to their letters
+        from rtk.factscan import _NEEDLES_ASCII, _NEEDLES_REDUCED, _REDUCE, _REDUCE_DELETE
+
+        red = text.encode("ascii").translate(_REDUCE, _REDUCE_DELETE)
+        needles = tuple(n.decode() for n, r in zip(_NEEDLES_ASCII, _NEEDLES_REDUCED, strict=True) if r in red)
+        if not needles:
+            return set()
     low = text.lower()
     if len(low) != len(text):
         return None
     found: set[str] = set()
-    for n in _NEEDLES:
+    seen: set[str] = set()  # the strings as written already decoded (a failing value repeats in every row)
+    for n in needles:
         i = low.find(n)
         while i >= 0:
             start = _quote(text, i, -1)
             end = _quote(text, i, 1)
             if start < 0 or end < 0:
                 return None
-            try:
-                v = json.loads(text[start : end + 1])
-            except ValueError:
-                return None
-            if type(v) is str and v not in found:
-                found.add(v)
+            written = text[start : end + 1]
+            if written not in seen:
+                seen.add(written)
+                try:
+                    v = json.loads(written)
+                except ValueError:
+                    return None
+                if type(v) is str:
+                    found.add(v)
             i = low.find(n, end + 1)
     return {v for v in found if is_marker(v)}
 

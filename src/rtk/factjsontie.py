@@ -43,6 +43,18 @@ def scalar_text(v: Any) -> str | None:
     return None
 
 
+def row_counts(rows: list[Any]) -> dict[str, int]:
+    """In how many of ``rows`` each scalar text is (a row's own scalars, or the row if a scalar; once per row)."""
+    from collections import Counter
+
+    counts: Counter[str | None] = Counter()
+    add = counts.update  # (counted in C)
+    for s in rows:
+        add({v if type(v) is str else scalar_text(v) for v in (s.values() if type(s) is dict else (s,))})
+    counts.pop(None, None)
+    return counts  # type: ignore[return-value]
+
+
 def _resolve(docs: list[Any], path: tuple[Any, ...]) -> list[tuple[Any, list[Any], Any]]:
     """The chain (container, siblings list or None, key) from the outside in, for each step of ``path``."""
     chain: list[tuple[Any, list[Any], Any]] = []
@@ -68,11 +80,7 @@ def _distinct(
         return ([("", t)] if t else []), False
     counts = memo.get(id(siblings))
     if counts is None:
-        counts = memo[id(siblings)] = {}
-        for s in siblings:
-            vals = s.values() if type(s) is dict else (s,)
-            for t in {t for t in map(scalar_text, vals) if t is not None}:
-                counts[t] = counts.get(t, 0) + 1
+        counts = memo[id(siblings)] = row_counts(siblings)
     mine = [(k, t) for k, v in row.items() if k != skip and (t := scalar_text(v)) is not None and t.strip()]
     alone = [kt for kt in mine if len(kt[1]) >= ID_MIN and counts.get(kt[1], 0) <= 1]
     return (alone, False) if alone else (mine, True)
@@ -210,7 +218,9 @@ def _tied_at(unit: Unit, view: View, within: tuple[int, int] | None = None) -> i
             j = bisect_left(near, k - NEAR)
             if j == len(near) or near[j] > k + NEAR:
                 continue
-            gap = min(abs(near[i] - k) for i in (j, j + 1) if i < len(near))
+            gap = abs(near[j] - k)  # the nearer of near[j] and near[j + 1]
+            if j + 1 < len(near) and abs(near[j + 1] - k) < gap:
+                gap = abs(near[j + 1] - k)
         todo.append((gap, k, levels, region))
     todo.sort(key=lambda c: c[0])  # the places nearest the row's name first: the first is usually it
     for _, k, levels, region in todo:
@@ -373,11 +383,7 @@ def _named_above(unit: Unit, r: int, view: View, k: int, cap: int, texts: list[s
     if uniq is None:
         counts = unit.memo.get(id(sibs))
         if counts is None:
-            counts = {}
-            for s in sibs:
-                vals = s.values() if type(s) is dict else (s,)
-                for t in {t for t in map(scalar_text, vals) if t is not None}:
-                    counts[t] = counts.get(t, 0) + 1
+            counts = row_counts(sibs)
         uniq = view.uniq[id(sibs)] = [t for t, c in counts.items() if c == 1 and len(t) >= ID_MIN and t.strip()]
     mine = {t for t in map(scalar_text, row.values() if type(row) is dict else (row,)) if t is not None}
     lines, indent = view.lines, view.indent

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import accumulate
 
 # A value naming a row alone is at least this long ("9" is in too many places to name one).
 ID_MIN = 3
 # A row's name and its value this many lines apart or more are not taken for one object (a cheap first test).
 NEAR = 400
+# ``View.places`` searches the text for this many row names before it indexes the text's words (which costs 8-30 searches).
+SEARCHES = 24
 
 
 class View:
@@ -15,12 +18,14 @@ class View:
 
     __slots__ = (
         "ends",
+        "found",
         "headers",
         "indent",
         "kcache",
         "lines",
         "named",
         "open",
+        "scanned",
         "shapes",
         "starts",
         "text",
@@ -31,18 +36,18 @@ class View:
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = text.split("\n")
-        self.starts: list[int] = []
-        at = 0
-        for ln in self.lines:
-            self.starts.append(at)
-            at += len(ln) + 1
-        self.indent = [len(ln) - len(ln.lstrip()) if ln.strip() else -1 for ln in self.lines]
+        self.starts: list[int] = [0]
+        self.starts.extend(accumulate(len(ln) + 1 for ln in self.lines[:-1]))
+        # ``lstrip`` and ``strip`` leave nothing of the same lines (a blank line: -1)
+        self.indent = [len(ln) - len(s) if (s := ln.lstrip()) else -1 for ln in self.lines]
         self.ends: dict[int, int] = {}
         self.headers: dict[tuple[str, int, int, tuple[str, ...]], int] = {}
         self.shapes: dict[tuple[str, tuple[str, ...]], list[tuple[int, int, tuple[int, int] | None]]] = {}
         self.open: set[tuple[int, int]] = set()  # regions ``between`` found no bound for
         self.kcache: dict[int, list[int]] = {}  # per list of places (``_shapes``): their lines
-        self.words: dict[str, list[int]] | None = None  # each word's lines, once per place (``places``)
+        self.words: dict[bytes, list[int]] | None = None  # each word's lines, once per place (``places``)
+        self.found: dict[tuple[str, int], list[int]] = {}  # ``places``' answers (rows of many values share names)
+        self.scanned = 0  # characters ``places`` searched before building ``words``
         self.uniq: dict[int, list[str]] = {}  # per list of rows: the values that name one row alone
         self.named: dict[tuple[int, int], frozenset[str]] = {}  # per list of rows and line: those it holds
 
@@ -52,26 +57,35 @@ class View:
     def places(self, t: str, most: int) -> list[int]:
         """The lines where ``t`` stands alone, once per place, up to ``most`` + 1 places.
 
-        A word of ASCII letters, digits and ``_`` is looked up in an index of the words built once (a
-        search per row name read the whole output each time: quadratic on a long list).
+        The first calls search the text (the same places: a run of ``\\w`` is a run of ``_word_at``'s
+        word characters); once they have read the text ``SEARCHES`` times, a word of ASCII letters, digits
+        and ``_`` is looked up in an index of the words built once (a search per row name reads the whole
+        output each time: quadratic on a long list), and a longer text in the lines of its rarest word.
         """
+        at = (t, most)
+        got = self.found.get(at)
+        if got is None:
+            got = self.found[at] = self._places(t, most)
+        return got
+
+    def _places(self, t: str, most: int) -> list[int]:
+        """``places``, not remembered."""
         import re
 
+        if self.words is None and self.scanned < SEARCHES * len(self.text):
+            self.scanned += len(self.text)
+            return self._search(t, most)
         if self.words is None:
-            words: dict[str, list[int]] = {}
-            for k, ln in enumerate(self.lines):
-                for w in re.findall(r"\w+", ln):
-                    if len(w) >= ID_MIN:
-                        words.setdefault(w, []).append(k)
-            self.words = words
+            self.words = _index(self.text, self.lines)
+        words = self.words
         if t.isascii() and t.replace("_", "a").isalnum() and len(t) >= ID_MIN:
-            return self.words.get(t, [])[: most + 1]
+            return words.get(t.encode(), [])[: most + 1]
         # A text standing alone holds each of its words as a word: only the lines of its rarest one are read.
-        toks = [w for w in re.findall(r"\w+", t) if len(w) >= ID_MIN and w.isascii()] if "\n" not in t else []
+        toks = [w.encode() for w in re.findall(r"\w+", t) if len(w) >= ID_MIN and w.isascii()] if "\n" not in t else []
         if toks:
-            best = min(toks, key=lambda w: len(self.words.get(w, ())))  # type: ignore[union-attr]
+            best = min(toks, key=lambda w: len(words.get(w, ())))
             found: list[int] = []
-            for k in dict.fromkeys(self.words.get(best, ())):
+            for k in dict.fromkeys(words.get(best, ())):
                 ln = self.lines[k]
                 i = ln.find(t)
                 while i >= 0:
@@ -81,6 +95,10 @@ class View:
                             return found
                     i = ln.find(t, i + 1)
             return found
+        return self._search(t, most)
+
+    def _search(self, t: str, most: int) -> list[int]:
+        """``places`` by searching the whole text."""
         text = self.text
         got: list[int] = []
         i = text.find(t)
@@ -139,6 +157,42 @@ class View:
         if (lo < 0 or not lines[lo].startswith(prefix)) and (hi >= len(lines) or not lines[hi].startswith(prefix)):
             self.open.add((lo + 1, hi))
         return lo + 1, hi
+
+
+# ASCII letters, digits, ``_`` and line breaks kept; every other byte a space (``\w`` on ASCII text).
+_NON_WORD = bytes(c if chr(c).isalnum() or c in b"_\n" else 32 for c in range(128)) + b" " * 128
+
+
+def _index(text: str, lines: list[str]) -> dict[bytes, list[int]]:
+    """Each word of the text (a maximal run of ``\\w``, UTF-8) and its lines, once per place (those of 3+ characters
+    at least: shorter ones are never asked for).
+
+    ASCII text: ``\\w`` is ``[A-Za-z0-9_]``, so the words are what a translation of every other byte to a space
+    leaves between spaces, split in C (a byte a character: line k of the bytes is line k of the text). Other
+    text: ``\\w{3,}`` per line.
+    """
+    words: dict[bytes, list[int]] = {}
+    if text.isascii():
+        for k, ln in enumerate(text.encode("ascii").translate(_NON_WORD).split(b"\n")):
+            for w in ln.split():
+                got = words.get(w)
+                if got is None:
+                    words[w] = [k]
+                else:
+                    got.append(k)
+        return words
+    import re
+
+    find = re.compile(r"\w{" + str(ID_MIN) + ",}").findall
+    for k, line in enumerate(lines):
+        for s in find(line):
+            key = s.encode("utf-8", "surrogatepass")
+            have = words.get(key)
+            if have is None:
+                words[key] = [k]
+            else:
+                have.append(k)
+    return words
 
 
 def _word_at(text: str, i: int, n: int) -> bool:

@@ -293,6 +293,14 @@ def tag_of(line: str) -> tuple[str, str] | None:
 
 def line_facts(line: str, tags: frozenset[str] = frozenset()) -> list[Fact]:
     """Every fact of one output line (``tags``: line tags so frequent that they mark a stream, not a problem)."""
+    out = _line_facts(line, tags)
+    if CODE_FIELD in line:
+        out.extend(f for f in field_codes(line) if f not in out)
+    return out
+
+
+def _line_facts(line: str, tags: frozenset[str]) -> list[Fact]:
+    """``line_facts`` but for JSON ``"code"`` fields."""
     tagged = tag_of(line)
     if tagged is not None:
         tag, rest = tagged
@@ -308,6 +316,7 @@ def line_facts(line: str, tags: frozenset[str] = frozenset()) -> list[Fact]:
     tokens = line.split()
     if not tokens or line.startswith(NOISE_PREFIXES):
         return []
+
     # A listing entry (git status, diff --stat...) is a failing line's path or a short line's last token.
     listing = failing and not _command_echo(tokens)
     out: list[Fact] = []
@@ -327,6 +336,40 @@ def line_facts(line: str, tags: frozenset[str] = frozenset()) -> list[Fact]:
     out.extend(counts)
     if failing and not counts and not any(f[0] in ("loc", "word") for f in out) and _says_more(line):
         out.append(("line", " ".join(tokens), ""))
+    return out
+
+
+# A JSON field naming an error or rule code (``"code": "E401"``, gh's ``"code":"missing_field"``). In JSON the guard
+# reads as JSON (``rtk.factjson``) such a field is a value; in JSON that does not parse (a truncated document, cut
+# by head and tail) its line is text, and the line holds no marker word: the field is the fact.
+CODE_FIELD = '"code"'
+# A code value longer than this is a message, not a code.
+CODE_MAX = 64
+
+
+def field_codes(line: str) -> list[Fact]:
+    """The values of the ``"code"`` fields of a line of JSON text (a string or a number; not null, false or 0)."""
+    out: list[Fact] = []
+    i = line.find(CODE_FIELD)
+    while i >= 0:
+        j = i + len(CODE_FIELD)
+        rest = line[j : j + CODE_MAX + 8].lstrip()
+        if rest[:1] == ":":
+            rest = rest[1:].lstrip()
+            if rest[:1] == '"':
+                end = rest.find('"', 1)
+                value = rest[1:end] if end > 0 else ""
+                if "\\" in value:
+                    value = ""  # an escape: the text as written is not the value
+            else:
+                n = 0
+                while n < len(rest) and (rest[n].isdigit() or rest[n] in "-."):
+                    n += 1
+                value = rest[:n].lstrip("-0.")
+                value = rest[:n] if value else ""
+            if value.strip() and len(value) <= CODE_MAX:
+                out.append(("word", value, ""))
+        i = line.find(CODE_FIELD, j)
     return out
 
 

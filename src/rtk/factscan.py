@@ -17,7 +17,7 @@ the hits. Why it is sound, fact kind by fact kind (``facts.line_facts``):
   characters into ASCII letters (KELVIN SIGN into ``k``, ``İ`` into ``i`` and a combining
   dot): lines holding them, or a non-ASCII glyph, are read too. Every line left is not
   failing and has no tag, and a count in it holds ``passed`` or ``skipped``: its facts are hashes and locations in its tokens, a traceback's
-  ``File`` location and summary counts, and nothing else (``token_facts`` with ``failing``
+  ``File`` location, summary counts and ``"code"`` fields, and nothing else (``token_facts`` with ``failing``
   false), which the passes below look for in every line.
 - Counts. A count is a number token and then a count word; the words no needle holds
   are ``passed``, ``xpassed`` and ``skipped``. Before each occurrence, the text stripped of
@@ -52,6 +52,8 @@ the hits. Why it is sound, fact kind by fact kind (``facts.line_facts``):
   compact output, so the argument above vouches for every location in a prefix; a rest
   whose shape holds ``.:`` may hold a location, and its line is searched as any other. Only
   the location search is skipped for the vouched lines; the other passes read them all.
+- JSON ``"code"`` fields (``facts.field_codes``, words that ``judge`` keeps in a counted cut too):
+  a line holding ``"code"`` is read.
 - A counted cut (``counted``): ``factguard.judge`` drops the hash, location and path facts
   of a line that is not a problem line, so only the problem pass (problem lines, tags and
   counts) runs.
@@ -157,6 +159,8 @@ def scan(
     data = "\n".join(order).encode("utf-8", "surrogatepass")
     b = _Block(order, data)
     _problem_lines(b)
+    if b'"' in data and b'"code"' in data:  # JSON ``"code"`` fields (``facts.field_codes``), counted cut or not
+        b.ks.update(_hit_lines(b'"code"', data))
     if counted:
         return b.lines()
     located = b"." in data and (b":" in data or b"(" in data)  # (one-byte searches: memchr)

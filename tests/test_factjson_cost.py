@@ -1,0 +1,191 @@
+"""The JSON fact guard's cheaper paths (issue 14's budget) answer exactly as the paths they replace."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fixturelib import load, run
+from rtk import factguard, factjson, factjsonview
+from rtk.factjsonview import View
+
+GH = Path(__file__).parent / "fixtures" / "gh-api"
+NAMES = ("actions-runs", "run-jobs", "runs-failures", "issues", "repo", "run-9017", "issue-318")
+
+# Letters, digits, ``_``, punctuation, spaces, line breaks, and non-ASCII word and non-word characters.
+CHARS = st.sampled_from([*"ab_9 :./-|\n\t", "é", "²", "٣", "·", "—"])
+
+
+def real(name: str) -> tuple[str, str]:
+    out = run(load(GH / f"{name}.toml"))
+    return out.raw_text, out.text
+
+
+def indexed(text: str) -> View:
+    """A view whose ``places`` uses the word index from the first call."""
+    v = View(text)
+    v.scanned = 1 << 62
+    return v
+
+
+def test_the_view_counts_lines_as_before() -> None:
+    for text in ("", "a", "a\n", "\n\n  x\n   \n\ty", real("run-jobs")[1]):
+        v = View(text)
+        starts, at = [], 0
+        for ln in text.split("\n"):
+            starts.append(at)
+            at += len(ln) + 1
+        assert v.starts == starts
+        assert v.indent == [len(ln) - len(ln.lstrip()) if ln.strip() else -1 for ln in text.split("\n")]
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(CHARS, max_size=80), st.text(CHARS, min_size=1, max_size=6), st.integers(0, 3))
+def test_places_by_search_and_by_index_agree(text: str, t: str, most: int) -> None:
+    assert View(text).places(t, most) == indexed(text).places(t, most) == View(text)._search(t, most)
+
+
+def test_places_on_real_views_agree_and_are_remembered() -> None:
+    for name in NAMES:
+        compact = real(name)[1]
+        words = {w for w in compact.replace("\n", " ").split(" ") if w}
+        probes = sorted(words)[:300] + [ln.strip() for ln in compact.split("\n")[:50] if ln.strip()]
+        searched, idx = View(compact), indexed(compact)
+        for t in probes:
+            for most in (0, 16):
+                got = searched.places(t, most)
+                assert got == idx.places(t, most) == View(compact)._search(t, most), (name, t)
+                assert searched.places(t, most) is got  # asked again: the same answer, not searched again
+
+
+def test_places_switches_to_the_index_after_enough_searches() -> None:
+    compact = real("run-jobs")[1]
+    v = View(compact)
+    for k in range(factjsonview.SEARCHES):
+        v.places(f"absent{k}", 16)
+    assert v.words is None
+    v.places("50117", 16)
+    assert v.words is not None and v.places("50117", 16) == View(compact)._search("50117", 16)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 2) | st.sampled_from(["", "ok", "failure", "Error: x", "a\nfailure"]),
+    lambda kids: (
+        st.lists(kids, max_size=4) | st.dictionaries(st.sampled_from(["error", "id", "name", "x"]), kids, max_size=4)
+    ),
+    max_leaves=25,
+)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(JSON, min_size=1, max_size=3))
+def test_the_walk_with_a_set_is_the_walk_with_its_test(docs: list[Any]) -> None:
+    marked = {"failure", "Error: x", "error", "a\nfailure"}
+    assert factjson._walk_set(docs, marked) == factjson._walk_with(docs, marked.__contains__)
+    assert factjson._walk(docs, None) == factjson._walk_with(docs, factjson._marks)
+
+
+def test_the_walk_on_real_captures_is_the_walk_with_its_test() -> None:
+    for name in NAMES:
+        raw, _ = real(name)
+        parsed = factjson.parse(raw)
+        assert parsed is not None
+        docs, end = parsed
+        marked = factjson._marked(raw[:end]) or {"failure", "success", "open"}
+        assert factjson._walk_set(docs, marked) == factjson._walk_with(docs, marked.__contains__), name
+
+
+@pytest.mark.parametrize("name", ["actions-runs", "run-jobs", "runs-failures"])
+def test_the_guard_restores_alike_when_places_searches_or_indexes(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    raw, compact = real(name)
+    lines = compact.split("\n")
+    views = [compact, compact.replace("failure", "success")]
+    views += ["\n".join(ln for i, ln in enumerate(lines) if i % k) for k in (2, 3, 5, 7)]
+    views += ["\n".join(ln for ln in lines if "failure" not in ln or i % 2) for i in range(2)]
+    got = {}
+    for searches in (0, 1 << 30):
+        monkeypatch.setattr(factjsonview, "SEARCHES", searches)
+        got[searches] = [factguard.restore(raw, v) for v in views]
+    assert got[0] == got[1 << 30]
+    assert any(n for _, n in got[0])  # some views lose values: the comparison covers restorations
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(JSON, max_size=6))
+def test_row_counts_count_each_text_once_per_row(rows: list[Any]) -> None:
+    from rtk.factjsontie import row_counts, scalar_text
+
+    plain: dict[str, int] = {}
+    for s in rows:
+        for t in {t for t in map(scalar_text, s.values() if type(s) is dict else (s,)) if t is not None}:
+            plain[t] = plain.get(t, 0) + 1
+    assert dict(row_counts(rows)) == plain
+
+
+def test_marked_uses_the_needles_of_the_scan() -> None:
+    from rtk import factscan
+
+    assert factjson._NEEDLES == factscan.NEEDLES  # _marked reads factscan's reduced needles for ASCII text
+
+
+def _strings(x: Any) -> set[str]:
+    if type(x) is str:
+        return {x}
+    if type(x) is dict:
+        return set(x).union(*map(_strings, x.values()))
+    if type(x) is list:
+        return set().union(*map(_strings, x))
+    return set()
+
+
+WORDS = st.sampled_from(
+    ["Error: x", "FAIL", "no errors", "fatal", "Not OK here", 'a "failure"', "x\\y", "ok", "é fail"]
+)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.recursive(WORDS | st.integers(0, 3), lambda k: st.lists(k, max_size=3) | st.dictionaries(WORDS, k, max_size=3))
+)
+def test_marked_is_every_string_that_reports_a_problem(doc: Any) -> None:
+    from rtk.facts import is_marker
+
+    for text in (json.dumps(doc), json.dumps(doc, ensure_ascii=False), json.dumps(doc, indent=1)):
+        got = factjson._marked(text)
+        if got is not None:
+            assert got == {s for s in _strings(doc) if is_marker(s)}, text
+    assert factjson._marked(json.dumps(doc)) is not None or "\\u" in json.dumps(doc)
+
+
+def test_marked_on_the_real_captures() -> None:
+    from rtk.facts import is_marker
+
+    for name in NAMES:
+        raw = real(name)[0]
+        parsed = factjson.parse(raw)
+        assert parsed is not None
+        got = factjson._marked(raw[: parsed[1]])
+        if got is not None:
+            assert got == {s for d in parsed[0] for s in _strings(d) if is_marker(s)}, name
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(st.sampled_from([*"ab_9Z :./-|\n\t\r\x0b\x0c\x1c~"]), max_size=80))
+def test_the_ascii_word_index_is_the_regex_one(text: str) -> None:
+    import re
+
+    from rtk.factjsonview import _index
+
+    regex: dict[bytes, list[int]] = {}
+    for k, ln in enumerate(text.split("\n")):
+        for w in re.findall(r"\w{3,}", ln):
+            regex.setdefault(w.encode(), []).append(k)
+    got = _index(text, text.split("\n"))
+    assert {w: ks for w, ks in got.items() if len(w) >= 3} == regex
+    other = text + " é"  # not ASCII: the regex path, the same words (a word of one letter is never asked for)
+    assert _index(other, other.split("\n")) == regex
