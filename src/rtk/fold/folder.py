@@ -6,7 +6,7 @@ from collections import deque
 
 from rtk import recache
 from rtk.fold.group import Group
-from rtk.fold.held import Known, count_held, count_line, open_known, put_back
+from rtk.fold.held import Known, count_held, open_known, put_back
 from rtk.fold.late import Late
 from rtk.fold.markers import Blocks, access, access_hint, has_hint, is_location, is_marker, level_in_digits
 from rtk.fold.mask import mask, spans, tokens
@@ -14,15 +14,13 @@ from rtk.fold.miner import Miner, Template
 from rtk.fold.repeat import close_block
 from rtk.fold.requests import Requests
 from rtk.fold.section import Section, end_section, header, section_line
+from rtk.fold.summary import RARE, RARE_SHARE, TENTS, summary
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtk.fold.held import Entry
 
 TAIL = 5  # the last lines of an output (its summary) are always shown
-RARE = 4  # a template with at most this many lines after its first...
-RARE_SHARE = 300  # ...or at most one line in this many of the output is shown whole (rare lines are facts)
-TENTS = 16  # lines of a template held as maybe-rare at most
 PENDING = 4096  # shown lines held back at most, waiting for their fold's final count
 CACHE = 50_000  # entries of each cache (masked tokens, masked lines) before it starts again
 # Lines whose first character is one of these may open a block or carry a marker without a hint word.
@@ -436,37 +434,7 @@ class Folder:
 
     def _summary(self, g: Group) -> list[str]:
         """The fold line of a group (and its last line when a counter in it moved); closes the group."""
-        if self.groups.get(g.key) is g:
-            del self.groups[g.key]
-        known = self._known.get(g.key) if self._known is not None else None  # live output only
-        before = known.closed(g) if known is not None else 0  # lines of this key in earlier groups
-        held = not g.cancelled  # every line after the head is still held, waiting to be shown
-        # Rare: every line of it is shown; not lines the same as one shown before (they are named by its number).
-        rare = held and before + g.count - 1 <= max(RARE, self.lines // RARE_SHARE)
-        if rare and (known is None or g.shown or not known.same(g)):
-            return []  # rare: every line of it is shown
-        folded = g.count - g.shown
-        if folded <= 0:
-            return []
-        show_last = folded >= 2 and any(m in (1, -1) for m in g.mono)
-        if show_last:
-            folded -= 1
-        end = g.last_no - 1 if show_last else g.last_no
-        out = [count_line(known, g, folded, self.base, end + self.base)]
-        if show_last:
-            out.append(g.last)
-        if held and sum(len(str(e[2])) + 1 for e in g.tents) <= sum(len(o) + 1 for o in out):
-            return []  # the fold would be longer than the lines it stands for: they are shown
-        if known is not None and held and before + g.count <= TENTS + 1 and not known.same(g):  # live: rare later?
-            kept = g.tents[:-1] if show_last else g.tents  # (the last line is shown)
-            self._late.keep(g.key, [(int(e[1]), str(e[2])) for e in kept if e[0] == "tent"])  # type: ignore[call-overload]
-        g.cancelled = True  # later lines of this template start a new group
-        for e in g.tents:
-            if e[0] == "tent":
-                e[0] = "dead"
-        self.folded += folded
-        self.shown += len(out)
-        return out
+        return summary(self, g)
 
 
 def rare_after(f: Folder) -> list[str]:
