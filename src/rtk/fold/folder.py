@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from rtk import recache
+from rtk.fold.context import Colon, ends_in_colon, show_context, under_shown
 from rtk.fold.group import Group
 from rtk.fold.held import Known, count_held, open_known, put_back
 from rtk.fold.late import Late
@@ -84,6 +85,7 @@ class Folder:
         # Live output (``hold`` set): group key -> its lines shown before (a later group shows no head: ``Known``).
         self._known: dict[int, Known] | None = {} if hold is not None else None
         self._late = Late()  # live: lines folded that may be rare by the end (late.py)
+        self._colon: Colon | None = None  # the last line folded that ends in ``:`` (context.py)
 
     def feed(self, line: str) -> list[str]:
         """Take one line (without its newline); return the lines now ready to print."""
@@ -172,7 +174,7 @@ class Folder:
                     continue
                 self.reqs.pending.append(hit)
             g = groups(entry[1])
-            if g is None or not g.cancelled:
+            if g is None or not g.cancelled or line[-1:] in ":^~":  # (a context or caret line: context.py)
                 self._grouped(no, line, line.split() if entry[3] else tokens(line), *entry[:3])
             elif (b := batch(entry[1])) is None:  # a folding group: counted at the end of the block
                 batches[entry[1]] = ([no - first], [entry])
@@ -333,6 +335,8 @@ class Folder:
         if g is None:
             g = self.groups[key] = Group(t, no, raw, key, sig)
             if self._known is not None and open_known(self._known, g, no, line, self.pending):
+                if ends_in_colon(line):
+                    self._colon = (no, line, g, g.tents[0])
                 return  # shown whole in an earlier window: only its count line
             self.pending.append(["show", no, line])
             self.pending.append(["fold", no, g])
@@ -340,8 +344,14 @@ class Folder:
         if g.outlier(raw):
             self.pending.append(["show", no, line])
             return
+        if under_shown(self, no, sig):  # (right under its line, before that line's fold)
+            p = self.pending
+            p.insert(len(p) - (p[-1][0] == "fold"), ["show", no, line])
+            return
         g.add(no, line, raw, sig)
         if g.cancelled:
+            if ends_in_colon(line):
+                self._colon = (no, line, g, None)
             if self.dropped is not None:
                 self.dropped.append(line)
                 if self._slow is not None and no >= self._first:  # (a line let go from the block before)
@@ -351,11 +361,15 @@ class Folder:
             tent: list[object] = ["tent", no, line, g]
             g.tents.append(tent)
             self.pending.append(tent)
+            if ends_in_colon(line):
+                self._colon = (no, line, g, tent)
         else:
             g.cancelled = True
             for e in g.tents:
                 if e[0] == "tent":
                     e[0] = "dead"
+            if ends_in_colon(line):
+                self._colon = (no, line, g, None)
             if self.dropped is not None:
                 self.dropped.append(line)
                 if self._slow is not None and no >= self._first:  # (a line let go from the block before)
@@ -369,7 +383,8 @@ class Folder:
         """
         self._marked = True
         seen = self._dups.get(line)
-        if seen is None:
+        if seen is None:  # shown whole: so is the context line before it
+            show_context(self, no)
             if len(self._dups) > DUPS:
                 self._dups.clear()
             self._dups[line] = None, no  # no template yet: where it was shown
@@ -408,6 +423,9 @@ class Folder:
                     if len(p) <= PENDING:
                         break
                 elif self.lines - int(e[1]) <= self.hold:  # type: ignore[call-overload]
+                    break
+                c = self._colon  # the group's last line ends in ``:``: its count waits for the next line (context.py)
+                if c is not None and c[2] is e[2] and c[0] >= self.lines - len(self.tail):
                     break
             p.popleft()
             kind = e[0]
