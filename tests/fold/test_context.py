@@ -99,3 +99,20 @@ def test_a_caret_under_a_folded_source_line_folds(way: object) -> None:
     out = way(lines)  # type: ignore[operator]
     # the first (its template's head); the last 5 lines (the last unit's caret among them) are always shown
     assert sum(1 for o in out[:-5] if o == "      |         ^~~~") == 1
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_context_line_shown_is_not_shown_again_as_a_value_seen_once(way: object) -> None:
+    """Function names of few values, one seen once before a warning: its context line is shown once, not again."""
+    lines = ["-- Configuring done"]
+    for i in range(300):
+        name = "odd_one" if i == 150 else ("read", "write", "seek")[i % 3]
+        lines += [f"[{i + 1}/300] cc -c src/f{i:03d}.c", f"src/io.c: In function ‘{name}’:"]
+        if i % 2 == 0:  # (the others' context lines fold)
+            lines.append(f"src/io.c:6:9: warning: unused variable ‘v{i:03d}’ [-Wunused-variable]")
+    lines += ["ninja: build stopped: subcommand failed.", "make: *** [all] Error 1"]
+    out = way(lines)  # type: ignore[operator]
+    for name in ("read", "write", "seek", "odd_one"):
+        ctx = f"src/io.c: In function ‘{name}’:"
+        assert ctx in out
+    assert out.count("src/io.c: In function ‘odd_one’:") == 1

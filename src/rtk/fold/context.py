@@ -27,6 +27,8 @@ def show_context(f: Folder, no: int) -> None:
     if c is None or c[0] != no - 1:
         return
     cno, line, g, held = c
+    for k in [k for k, v in g.firsts.items() if v[0] == cno]:  # shown now: not again as a value seen once
+        del g.firsts[k]
     if held is not None:
         if held[0] == "tent":
             held[0] = "show"

@@ -32,7 +32,7 @@ def summary(self: Folder, g: Group) -> list[str]:
     if show_last:
         folded -= 1
     end = g.last_no - 1 if show_last else g.last_no
-    done = {e[1] for e in g.tents if e[0] == "done"}  # (printed already)
+    done = {e[1] for e in g.tents if e[0] in ("done", "show")}  # (printed already)
     once = [ln for ln in g.once() if ln[0] <= end and ln[0] not in done]  # a value seen once among many: whole
     folded -= len(once)
     out = [count_line(known, g, folded, self.base, end + self.base), *(ln for _, ln in once)]
