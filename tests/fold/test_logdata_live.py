@@ -24,13 +24,15 @@ POINTS = 0.05  # the live fold saves at most this much less than the whole-outpu
 # that may still be rare are now kept (bounded) and printed at the end when they are (tests/fold/test_live_late.py).
 # postgres lost its two slow disconnections (session time 1.2 s among 0.1 s) until a known template's group
 # took over the measured fields' usual values from the group before it (a window's own few values made none far).
-# mosquitto, strace-f (session "unseen2"): the same fact each as the whole fold (test_logdata_fold.FACT_LOSS).
-LIVE_FACT_LOSS = {"mosquitto", "strace-f"}
-# Savings more than POINTS under the whole fold's: none (fed as rtk run feeds cat: make-j2-gcc 73.0% against
-# 75.5%, cargo-build-vv 71.6% against 74.2%; each window prints a count line per template it saw, the whole fold one).
-# Session "unseen2": valgrind-memcheck live 68.5% against 76.0% (each of valgrind's frame templates ``by <hex>:
+# mosquitto, strace-f (session "unseen2") lost the same fact each as the whole fold until a value seen once in
+# a field of few values had its line shown (test_logdata_fold: FACT_LOSS comment).
+LIVE_FACT_LOSS: set[str] = set()
+# Savings more than POINTS under the whole fold's: none (fed as rtk run feeds cat: make-j2-gcc 70.8% against
+# 73.3%, cargo-build-vv 70.0% against 73.6%; each window prints a count line per template it saw, the whole fold one;
+# 73.0% and 70.6% before gcc's context and caret lines were kept, tests/fold/test_context.py).
+# Session "unseen2": valgrind-memcheck live 68.2% against 75.7% (each of valgrind's frame templates ``by <hex>:
 # main (...)`` gets a count line in every window it appears in, and the error blocks are spread over the whole
-# output); mosquitto 82.4% against 89.6% (the same: one count line per message kind per window).
+# output); mosquitto 82.1% against 89.5% (the same: one count line per message kind per window).
 LIVE_SHORT = {"valgrind-memcheck", "mosquitto"}
 
 
@@ -95,5 +97,6 @@ def test_make_gcc_live_counts_repeated_warnings(by_line: bool) -> None:
     got = out.splitlines()
     for fact in meta["facts"]:  # type: ignore[attr-defined]
         assert got.count(fact) == 1, fact
-    # rtk run over cat saved 33.7% before the carry-over; now 73.0% (63.9% line by line)
+    # rtk run over cat saved 33.7% before the carry-over; then 73.0% (63.3% line by line); 70.8% (61.2%) since
+    # gcc's context lines before a warning shown and carets under a source line shown are kept (test_context.py)
     assert 1 - tokens.estimate(out) / tokens.estimate(raw) >= (0.6 if by_line else 0.7)

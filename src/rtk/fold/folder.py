@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections import deque
 
 from rtk import recache
+from rtk.fold.context import Colon, ends_in_colon, show_context, under_shown
 from rtk.fold.group import Group
-from rtk.fold.held import Known, count_held, count_line, open_known, put_back
+from rtk.fold.held import Known, count_held, open_known, put_back
 from rtk.fold.jsonl import event, request
 from rtk.fold.late import Late
 from rtk.fold.markers import Blocks, access, access_hint, has_hint, is_location, is_marker, level_in_digits
@@ -15,15 +16,13 @@ from rtk.fold.miner import Miner, Template
 from rtk.fold.repeat import close_block
 from rtk.fold.requests import Requests
 from rtk.fold.section import Section, end_section, header, section_line
+from rtk.fold.summary import RARE, RARE_SHARE, TENTS, summary
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtk.fold.held import Entry
 
 TAIL = 5  # the last lines of an output (its summary) are always shown
-RARE = 4  # a template with at most this many lines after its first...
-RARE_SHARE = 300  # ...or at most one line in this many of the output is shown whole (rare lines are facts)
-TENTS = 16  # lines of a template held as maybe-rare at most
 PENDING = 4096  # shown lines held back at most, waiting for their fold's final count
 CACHE = 50_000  # entries of each cache (masked tokens, masked lines) before it starts again
 # Lines whose first character is one of these may open a block or carry a marker without a hint word.
@@ -87,6 +86,7 @@ class Folder:
         # Live output (``hold`` set): group key -> its lines shown before (a later group shows no head: ``Known``).
         self._known: dict[int, Known] | None = {} if hold is not None else None
         self._late = Late()  # live: lines folded that may be rare by the end (late.py)
+        self._colon: Colon | None = None  # the last line folded that ends in ``:`` (context.py)
 
     def feed(self, line: str) -> list[str]:
         """Take one line (without its newline); return the lines now ready to print."""
@@ -175,7 +175,7 @@ class Folder:
                     continue
                 self.reqs.pending.append(hit)
             g = groups(entry[1])
-            if g is None or not g.cancelled:
+            if g is None or not g.cancelled or line[-1:] in ":^~":  # (a context or caret line: context.py)
                 self._grouped(no, line, line.split() if entry[3] else tokens(line), *entry[:3])
             elif (b := batch(entry[1])) is None:  # a folding group: counted at the end of the block
                 batches[entry[1]] = ([no - first], [entry])
@@ -342,6 +342,8 @@ class Folder:
         if g is None:
             g = self.groups[key] = Group(t, no, raw, key, sig)
             if self._known is not None and open_known(self._known, g, no, line, self.pending):
+                if ends_in_colon(line):
+                    self._colon = (no, line, g, g.tents[0])
                 return  # shown whole in an earlier window: only its count line
             self.pending.append(["show", no, line])
             self.pending.append(["fold", no, g])
@@ -349,8 +351,14 @@ class Folder:
         if g.outlier(raw):
             self.pending.append(["show", no, line])
             return
+        if under_shown(self, no, sig):  # (right under its line, before that line's fold)
+            p = self.pending
+            p.insert(len(p) - (p[-1][0] == "fold"), ["show", no, line])
+            return
         g.add(no, line, raw, sig)
         if g.cancelled:
+            if ends_in_colon(line):
+                self._colon = (no, line, g, None)
             if self.dropped is not None:
                 self.dropped.append(line)
                 if self._slow is not None and no >= self._first:  # (a line let go from the block before)
@@ -360,11 +368,15 @@ class Folder:
             tent: list[object] = ["tent", no, line, g]
             g.tents.append(tent)
             self.pending.append(tent)
+            if ends_in_colon(line):
+                self._colon = (no, line, g, tent)
         else:
             g.cancelled = True
             for e in g.tents:
                 if e[0] == "tent":
                     e[0] = "dead"
+            if ends_in_colon(line):
+                self._colon = (no, line, g, None)
             if self.dropped is not None:
                 self.dropped.append(line)
                 if self._slow is not None and no >= self._first:  # (a line let go from the block before)
@@ -378,7 +390,8 @@ class Folder:
         """
         self._marked = True
         seen = self._dups.get(line)
-        if seen is None:
+        if seen is None:  # shown whole: so is the context line before it
+            show_context(self, no)
             if len(self._dups) > DUPS:
                 self._dups.clear()
             self._dups[line] = None, no  # no template yet: where it was shown
@@ -416,6 +429,9 @@ class Folder:
                         break
                 elif self.lines - int(e[1]) <= self.hold:  # type: ignore[call-overload]
                     break
+                c = self._colon  # the group's last line ends in ``:``: its count waits for the next line (context.py)
+                if c is not None and c[2] is e[2] and c[0] >= self.lines - len(self.tail):
+                    break
             p.popleft()
             kind = e[0]
             if kind == "ref":  # a block's lines as shown before: one line names both ranges
@@ -441,37 +457,7 @@ class Folder:
 
     def _summary(self, g: Group) -> list[str]:
         """The fold line of a group (and its last line when a counter in it moved); closes the group."""
-        if self.groups.get(g.key) is g:
-            del self.groups[g.key]
-        known = self._known.get(g.key) if self._known is not None else None  # live output only
-        before = known.closed(g) if known is not None else 0  # lines of this key in earlier groups
-        held = not g.cancelled  # every line after the head is still held, waiting to be shown
-        # Rare: every line of it is shown; not lines the same as one shown before (they are named by its number).
-        rare = held and before + g.count - 1 <= max(RARE, self.lines // RARE_SHARE)
-        if rare and (known is None or g.shown or not known.same(g)):
-            return []  # rare: every line of it is shown
-        folded = g.count - g.shown
-        if folded <= 0:
-            return []
-        show_last = folded >= 2 and any(m in (1, -1) for m in g.mono)
-        if show_last:
-            folded -= 1
-        end = g.last_no - 1 if show_last else g.last_no
-        out = [count_line(known, g, folded, self.base, end + self.base)]
-        if show_last:
-            out.append(g.last)
-        if held and sum(len(str(e[2])) + 1 for e in g.tents) <= sum(len(o) + 1 for o in out):
-            return []  # the fold would be longer than the lines it stands for: they are shown
-        if known is not None and held and before + g.count <= TENTS + 1 and not known.same(g):  # live: rare later?
-            kept = g.tents[:-1] if show_last else g.tents  # (the last line is shown)
-            self._late.keep(g.key, [(int(e[1]), str(e[2])) for e in kept if e[0] == "tent"])  # type: ignore[call-overload]
-        g.cancelled = True  # later lines of this template start a new group
-        for e in g.tents:
-            if e[0] == "tent":
-                e[0] = "dead"
-        self.folded += folded
-        self.shown += len(out)
-        return out
+        return summary(self, g)
 
 
 def rare_after(f: Folder) -> list[str]:

@@ -8,8 +8,7 @@ from itertools import accumulate, chain, repeat
 from operator import add, gt, itemgetter, lt, mul, truediv
 
 from rtk import recache
-from rtk.fold.mask import KIND_NAMES
-from rtk.fold.miner import Exact, Template
+from rtk.fold.miner import Template
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,6 +18,9 @@ VALUES = 5  # a field with at most this many distinct values lists them with cou
 SIGS = 64  # kinds of masked line counted per group at most (the values of its constant tokens)
 _COUNTED = ("<n>", "<pct>", "<size>")
 _MEASURED = ("<n>", "<dur>", "<time>", "<size>")  # fields where a value far above the usual is an anomaly
+ONCE_MIN = 10  # a group of at least this many lines shows the line of a value seen once (Group.once)...
+ONCE_MAX = 2  # ...when at most this many values of the field are seen once
+_NAMES = ("<*>", "<str>", "<path>", "<url>")  # fields of words and names (not numbers, times, ids): Group.once
 OUTLIER = 10  # a value at least this many times the field's mean so far is shown whole...
 SETTLED = 1000  # values after which a field's mean is taken as known
 OUTLIER_AFTER = 20  # ...once the field has this many values, and only if it goes up and down (not a clock)
@@ -127,8 +129,8 @@ class Group:
     """
 
     __slots__ = (
-        "cancelled", "count", "counted", "first", "head", "key", "last", "last_no", "measure", "measured", "mono",
-        "prev", "shown", "sigs", "template", "tents", "valued", "values",
+        "cancelled", "count", "counted", "first", "firsts", "head", "key", "last", "last_no", "measure", "measured",
+        "mono", "prev", "shown", "sigs", "template", "tents", "valued", "values",
     )  # fmt: skip
 
     def __init__(
@@ -149,6 +151,9 @@ class Group:
         # Raw values of the variable fields (their mask holds a kind); None once past VALUES.
         self.values: dict[int, dict[str, int] | None] = {i: {raw[i]: 1} for i, m in enumerate(ms) if "<" in m}
         self.valued = list(self.values)  # fields still listing their values
+        # Where each value of a listed field (key (field, value)) and each kind of masked line (key: the
+        # masked tokens) was first seen: (line number, line); bounded by VALUES per field and SIGS.
+        self.firsts: dict[object, tuple[int, str]] = {}
         self.mono: list[int] = [0] * len(raw)  # per field: 0 unknown, 1 rising, -1 falling, 2 neither
         self.counted = [i for i, m in enumerate(ms) if m in _COUNTED]  # fields that may be progress counters
         self.prev: dict[int, float | None] = {i: _num(raw[i]) for i in self.counted}  # their last values
@@ -207,6 +212,8 @@ class Group:
             if n is not None:
                 sigs[sig] = n + 1
             else:
+                if len(sigs) < SIGS:
+                    self.firsts[sig] = (no, line)
                 self._new_sig(sig, raw)
         if self.valued:
             values = self.values
@@ -222,6 +229,7 @@ class Group:
                     full = True
                 else:
                     vals[tok] = 1
+                    self.firsts[i, tok] = (no, line)
             if full:
                 self.valued = [i for i in self.valued if values[i] is not None]
         if self.counted:
@@ -297,8 +305,15 @@ class Group:
             for i in self.valued:
                 vals = values[i]
                 assert vals is not None
-                for tok, n in Counter(column(i)).items():
-                    vals[tok] = vals.get(tok, 0) + n
+                col = column(i)
+                for tok, n in Counter(col).items():
+                    if tok not in vals:
+                        if len(vals) < VALUES:  # a new value: where it was first seen
+                            k = col.index(tok)
+                            self.firsts[i, tok] = (nos[k], lines[k])
+                        vals[tok] = n
+                    else:
+                        vals[tok] += n
                 if len(vals) > VALUES:
                     values[i] = None
             self.valued = [i for i in self.valued if values[i] is not None]
@@ -417,70 +432,32 @@ class Group:
                 return None
         return out
 
+    def once(self) -> list[tuple[int, str]]:
+        """The lines (number, text) holding the value seen once of a field with few values in a long group.
 
-def size_of(lines: tuple[str, ...]) -> int:
-    """Characters of ``lines`` printed one per line."""
-    return sum(map(len, lines)) + len(lines)
-
-
-def render_fold(g: Group, folded: int, start: int, end: int) -> str:
-    """``… 1,387 more like: INFO GET <path> 200 <dur>  (lines 2-1499); <path>: /a ×3, /b ×2``."""
-    toks = g.template.toks
-    if len(toks) != len(g.head):
-        toks = ["<other>"]
-    event = isinstance(g.template, Exact) and len(toks) == len(g.head)
-    shown: list[str] = []
-    listed: list[int] = []
-    for i, t in enumerate(toks):
-        if "<" not in t:
-            shown.append(t)
-            continue
-        vals = g.field(i) if len(toks) == len(g.head) else None
-        if ">" in t and vals is not None and len(vals) == 1:
-            shown.append(next(iter(vals)))  # one value throughout: print it
-            continue
-        shown.append(t)
-        if vals is not None and 1 < len(vals) <= VALUES and len(listed) < (3 if event else 2):
-            listed.append(i)
-    text = f"… {folded:,} more like: {' '.join(shown)}  (lines {start}-{end})"
-    if listed:  # shown[i] is the text of toks[i]
-        text += "; " + "; ".join(values_text(toks[i], g.field(i) or {}, _label(shown, i)) for i in listed)
-    return text
-
-
-def _core(tok: str) -> str:
-    return tok[tok.find("<") : tok.rfind(">") + 1]
-
-
-def _label(shown: list[str], i: int) -> str:
-    """A field as the fold line names it; one of several alike (``<n>``): ``user: <n>``, ``<n> hits``, ``<n>#2``."""
-    t = shown[i]
-    core = _core(t)
-    named = any(map(str.isalpha, t.replace(core, "")))  # ``fd=<n>`` says which field it is
-    if (shown.count(t) > 1 or not named) and sum(1 for s in shown if "<" in s and _core(s) == core) > 1:
-        prev = shown[i - 1].lstrip("(") if i else ""
-        nxt = shown[i + 1].rstrip(",;") if i + 1 < len(shown) else ""
-        if prev[-1:] in ":=" and any(map(str.isalpha, prev)) and "<" not in prev:
-            t = f"{prev} {t}"
-        elif "<" not in nxt and any(map(str.isalpha, nxt)):
-            t = f"{t} {nxt}"
-        elif "<" not in prev and any(map(str.isalpha, prev)):
-            t = f"{prev} {t}"
-        else:
-            t = f"{t}#{sum(1 for s in shown[: i + 1] if '<' in s and _core(s) == core)}"
-    return t.lstrip("(").rstrip(",;")
-
-
-def values_text(field: str, vals: dict[str, int], label: str = "") -> str:
-    """``worker=<n>: 1 ×83, 4 ×82``: a field (``label``), then each value with its count, most frequent first.
-
-    What the field's token has around its kind (``worker=``, ``[``...``]``) is said once, not with each value.
-    """
-    label = label or field
-    lo = field.find("<")
-    hi = field.rfind(">") + 1
-    pre, post = (field[:lo], field[hi:]) if 0 <= lo < hi and field[lo:hi] in KIND_NAMES else ("", "")
-    items = sorted(vals.items(), key=lambda kv: -kv[1])
-    if all(v.startswith(pre) and v.endswith(post) and len(v) > len(pre) + len(post) for v, _ in items):
-        items = [(v[len(pre) : len(v) - len(post)], n) for v, n in items]
-    return label + (" " if label[-1:] == ":" else ": ") + ", ".join(f"{v} ×{n:,}" for v, n in items)
+        A group of at least :data:`ONCE_MIN` lines whose field has at most :data:`VALUES` values, at
+        most :data:`ONCE_MAX` of them seen once and another seen at least :data:`ONCE_MIN` // 2 times:
+        a value seen once there is an anomaly (a will message among sensor readings, ``exit_group(2``
+        among ``close(3``), not shown by a count of one in the fold line. Only fields of words and names
+        (:data:`_NAMES`): a number, time or id seen once is no anomaly (a far number is an outlier). Its
+        head is shown already.
+        """
+        if self.count < ONCE_MIN or len(self.template.toks) != len(self.head):
+            return []
+        found: dict[int, str] = {}
+        for i, t in enumerate(self.template.toks):
+            if not any(k in t for k in _NAMES):
+                continue
+            vals = self.field(i)
+            if vals is None or len(vals) < 2:
+                continue
+            ones = [v for v, n in vals.items() if n == 1]
+            if not ones or len(ones) > ONCE_MAX or max(vals.values()) < ONCE_MIN // 2:
+                continue
+            for v in ones:
+                hit = self.firsts.get((i, v))
+                if hit is None and self.sigs is not None:  # a constant token where lines differ: by kind of line
+                    hit = next((self.firsts.get(s) for s, n in self.sigs.items() if n == 1 and s[i] == v), None)
+                if hit is not None and hit[0] != self.first:
+                    found[hit[0]] = hit[1]
+        return sorted(found.items())

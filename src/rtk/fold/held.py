@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import repeat
 from operator import getitem, itemgetter
 
-from rtk.fold.group import render_fold
+from rtk.fold.foldline import render_fold
 from rtk.fold.mask import tokens
 
 TYPE_CHECKING = False

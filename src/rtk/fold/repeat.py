@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rtk.fold.group import size_of
+from rtk.fold.foldline import size_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
