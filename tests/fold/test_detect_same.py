@@ -27,6 +27,8 @@ def _ref_data_kind(lines: list[str]) -> str | None:
         first[:1] == "[" and (first == "[" or (first[-1:] in ']}[{,"' and first[1:2] in '[{"]0123456789-tfn '))
     ):
         return "json"
+    if body[-1].strip() in ("]", "}") and any(ln.strip() in ("[", "{") for ln in body[1:5]):  # after a preamble
+        return "json"
     yaml = sum(1 for ln in body if detect._YAML.match(ln) and not detect._EPOCH.match(ln))  # an epoch stamp is no key
     if first.startswith("---") or yaml >= 0.9 * len(body):
         return "yaml"

@@ -98,3 +98,14 @@ def test_every_line_is_shown_or_handed_to_the_guard() -> None:
         out.extend(f.finish())
         assert set(lines) <= set(out) | set(f.dropped), path.stem
         assert len(f.dropped) >= f.folded, path.stem
+
+
+def test_a_json_report_after_a_warning_line_is_data_not_a_log() -> None:
+    # ruff printed a config warning before its JSON report: the rule codes are values of a document, which
+    # the fold would have counted away (``"code": <str>`` with 8 codes, none listed).
+    raw = clean(decode((ROOT / "fixtures" / "ruff-check" / "json-config-warning.raw").read_bytes()))
+    lines = raw.splitlines()
+    assert fold.detect.data_kind(lines) == "json"
+    assert fold.fold_output(lines) is None
+    log = [*_log(300), "]"]  # a log that happens to end on a bracket does not open a document early
+    assert fold.detect.data_kind(log) is None

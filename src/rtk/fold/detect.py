@@ -43,6 +43,8 @@ def data_kind(lines: list[str]) -> str | None:
         first[:1] == "[" and (first == "[" or (first[-1:] in ']}[{,"' and first[1:2] in '[{"]0123456789-tfn '))
     ):
         return "json"
+    if _json_after_preamble(body):
+        return "json"
     if first.startswith("---") or _most(lambda ln: _YAML.match(ln) and not _EPOCH.match(ln), body, 0.9):
         return "yaml"
     for sep, name in (("\t", "tsv"), (",", "csv")):
@@ -102,6 +104,15 @@ LEVEL_NAMES = frozenset(
         "dpanic",
     ]
 )
+
+
+def _json_after_preamble(body: list[str]) -> bool:
+    """A JSON document after a few lines a tool printed first (``warning: ...`` then a report): data.
+
+    The document opens on a line that is only ``[`` or ``{`` within the first five lines and the
+    output ends on a line that is only ``]`` or ``}``: a log does not.
+    """
+    return body[-1].strip() in ("]", "}") and any(ln.strip() in ("[", "{") for ln in body[1:5])
 
 
 def _has_level(s: str) -> bool:
