@@ -49,8 +49,7 @@ def builtin_source() -> Source:
 def file_source(path: str, tier: str) -> Source:
     """Parse one file fresh (no cache), with its trust status for the project tier."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = tiers._read(path)  # as the command path reads it: a FIFO never blocks, a huge file is not read
     except OSError as e:
         return Source(tier, path, [], [], [("error", f"rtk: filters {path}: cannot read ({e.strerror})", "")])
     defs, tests, problems = schema.parse_bytes(data, path)
