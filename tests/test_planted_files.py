@@ -121,3 +121,17 @@ def test_a_symlink_named_like_a_recovery_file_is_not_taken_for_one(tmp_path: Pat
     assert got is not None and got != str(planted)
     assert not os.path.islink(got) and Path(got).read_bytes() == raw
     assert victim.stat().st_mtime == 1_000_000_000 and victim.read_bytes() == raw
+
+
+def test_an_installed_file_is_never_written_through_a_symlink_at_its_temporary_name(tmp_path: Path) -> None:
+    """``rtk init`` writes a hook script by a temporary name beside it: a symlink planted there is not followed."""
+    from rtk.agents import _install
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    target = tmp_path / "hooks" / "rtk-hook.sh"
+    target.parent.mkdir()
+    os.symlink(victim, target.parent / f".{target.name}.rtk-{os.getpid()}")
+    _install.write(str(target), b"#!/bin/sh\nexec rtk hook claude\n", executable=True)
+    assert victim.read_text() == "precious\n"
+    assert target.read_bytes() == b"#!/bin/sh\nexec rtk hook claude\n" and os.access(target, os.X_OK)

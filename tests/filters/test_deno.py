@@ -238,3 +238,18 @@ def test_global_options_before_the_subcommand_filter_the_real_output_the_same(fa
         assert isinstance(want, (str, Filtered)) and isinstance(got, type(want)), fx.name
         text = got.text if isinstance(got, Filtered) else got
         assert text == (want.text if isinstance(want, Filtered) else want) and len(text) < len(raw), fx.name
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        ("deno --log-level debug lint", "rtk deno --log-level debug lint"),
+        ("deno -L info check main.ts", "rtk deno -L info check main.ts"),
+        ("deno -q test", "rtk deno -q test"),
+    ],
+)
+def test_the_hook_rewrites_past_deno_global_options(line: str, want: str) -> None:
+    """The filter finds the subcommand past -L/--log-level; the rewrite must too, or the hook never sends it there."""
+    from rtk.rewrite import engine
+
+    assert engine.rewrite(line) == want
