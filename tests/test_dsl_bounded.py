@@ -97,3 +97,49 @@ def test_time_limit_stops_a_catastrophic_search() -> None:
     with pytest.raises(deadline.Timeout):
         deadline.limited(0.2, re.compile("^(a+)+$").search, SLOW)
     assert time.monotonic() - start < 3
+
+
+EVIL_SHADOW = """\
+schema_version = 1
+
+[filters.evil-shadow]
+match_command = "^(?:\\\\w*\\\\w*\\\\w*\\\\w*\\\\w*\\\\w*\\\\w*\\\\w*\\\\w*\\\\w*)*!"
+max_lines = 5
+"""
+
+EVIL_TESTED = (
+    EVIL_OUTPUT
+    + f"""
+[[tests.evil]]
+input = "keep\\n{SLOW}"
+expected = "keep"
+"""
+)
+
+
+def test_filters_validate_stops_a_catastrophic_match_command_and_names_the_filter(tmp_path: Path) -> None:
+    """Probing which built-in family shadows the filter runs its match_command: it is stopped, reported, exit 1."""
+    f = tmp_path / "evil.toml"
+    f.write_text(EVIL_SHADOW)
+    for args in (("filters", "validate", str(f)), ("filters", "validate")):
+        d = Path(paths.config_dir()) / "filters"
+        d.mkdir(parents=True, exist_ok=True)
+        (d / "evil.toml").write_text(EVIL_SHADOW)
+        p, took = run(tmp_path, *args, cwd=tmp_path)
+        assert took < 10, took
+        assert p.returncode == 1, p.stdout
+        stopped = [line for line in p.stdout.splitlines() if "evil-shadow" in line and "stopped" in line]
+        assert len(stopped) == 1 and stopped[0].startswith("error: "), p.stdout
+        assert "Traceback" not in p.stderr
+    p, took = run(tmp_path, "filters", "list", cwd=tmp_path)
+    assert took < 10 and p.returncode == 0 and "evil-shadow" in p.stdout
+
+
+def test_verify_stops_a_catastrophic_filter_and_fails_that_test(tmp_path: Path) -> None:
+    f = tmp_path / "evil.toml"
+    f.write_text(EVIL_TESTED)
+    p, took = run(tmp_path, "verify", str(f), cwd=tmp_path)
+    assert took < 12, took
+    assert p.returncode == 1, p.stdout
+    assert p.stdout.splitlines()[0].startswith("FAIL evil: test 1 (evil.toml): stopped: "), p.stdout
+    assert "1 tests: 0 ok, 1 failing" in p.stdout and "Traceback" not in p.stderr

@@ -141,3 +141,18 @@ def test_a_definition_that_fails_to_match_skips_only_itself(capfd: pytest.Captur
     assert m is not None and m.name == "mine"
     _, err = capfd.readouterr()
     assert err.splitlines() == [f"rtk: filters {user_dir() / 'a.toml'}: KeyError: 'match_command' (filter skipped)"]
+
+
+@pytest.mark.parametrize("args", [("filters", "validate"), ("verify",), ("filters", "list")])
+def test_a_fifo_in_the_filter_directory_does_not_block_verify_or_filters(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """The command path skipped it already; rtk verify and rtk filters read it with open() and waited for a writer."""
+    d = user_dir()
+    (d / "z-good.toml").write_text(GOOD)
+    os.mkfifo(d / "a-fifo.toml")
+    p = run(tmp_path, *args)  # a 60 s timeout: the old code never returned
+    assert "Traceback" not in p.stderr
+    if args[0] == "filters" and args[1] == "list":
+        assert p.returncode == 0 and "mine" in p.stdout
+    else:
+        assert p.returncode == 1
+        assert "a-fifo.toml: cannot read (not a regular file)" in p.stdout, p.stdout

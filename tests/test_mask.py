@@ -38,6 +38,12 @@ MASKED = [
     ("psql --password=PgFlagPw shop", "PgFlagPw", "psql --password=**** shop"),
     ("tool --password hunter2 run", "hunter2", "tool --password **** run"),
     ("tool --token=abc123tok run", "abc123tok", "tool --token=**** run"),
+    (
+        "npm config set //registry.npmjs.org/:_authToken=NpmRegTok3n",
+        "NpmRegTok3n",
+        "npm config set //registry.npmjs.org/:_authToken=****",
+    ),
+    ("echo //npm.corp.local/:_password=QmFzZTY0UHc= >> .npmrc", "QmFzZTY0UHc=", "echo //npm.corp.local/:_password=**** >> .npmrc"),
     ("tool --api-key k3yvalue run", "k3yvalue", "tool --api-key **** run"),
     ("tool --client-secret 'cl13nt secret' run", "cl13nt secret", "tool --client-secret '****' run"),
     ("PGPASSWORD=PgEnvPw1 psql -h db shop", "PgEnvPw1", "PGPASSWORD=**** psql -h db shop"),

@@ -81,3 +81,25 @@ def test_progress_redraws_and_erases() -> None:
     assert text.clean_line("10%\r 50%\r100%") == "100%"
     assert text.clean_line("Downloading 40%\r\x1b[KDone") == "Done"  # erased first: replaced whole
     assert text.clean_line("\x1b[31mred\x1b[0m line\r") == "red line"  # CRLF
+
+
+def test_clean_line_cr_storm_after_a_long_line_is_linear() -> None:
+    """A long line redrawn over and over (one character each) was copied once per CR (1 MB x 1M CRs: hours)."""
+    import time
+
+    from rtk.text import clean_line
+
+    line = "a" * 400_000 + "\rb" * 100_000
+    start = time.process_time()
+    got = clean_line(line)
+    took = time.process_time() - start
+    assert got == "b" + "a" * 399_999
+    assert took < 1.0, took
+
+
+def test_clean_line_keeps_what_later_segments_do_not_cover() -> None:
+    from rtk.text import clean_line
+
+    assert clean_line("abcdef\rxy\rz") == "zycdef"
+    assert clean_line("abcdef\r\x1b[Kxy\rz") == "zy"  # the erase drops what came before it
+    assert clean_line("long line here\r\x1b[31mok\x1b[0m") == "okng line here"

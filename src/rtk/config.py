@@ -103,6 +103,7 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
 }
 
 _CACHE_VERSION = 3  # 2: negative integers rejected; 3: huge integers and NUL bytes rejected
+_CACHE_SIZE_MAX = 8 << 20  # bytes: a larger file is no cache rtk wrote
 MAX_FILE_BYTES = 1 << 20  # a config file larger than this is not read
 MAX_INT = 1 << 53  # larger integers are rejected (C-level sizes and time arithmetic overflow)
 _values: dict[str, Any] | None = None
@@ -271,8 +272,8 @@ def load(*, report: bool = True) -> dict[str, Any]:
         return values
     cache = _cache_path()
     try:
-        with open(cache, "rb") as f:
-            hit = _cached(marshal.load(f), key)
+        raw = paths.read_regular(cache, _CACHE_SIZE_MAX)  # a FIFO planted there would block every command
+        hit = _cached(marshal.loads(raw), key) if raw is not None else None
         if hit is not None:
             _values, _loaded_from, _problems = hit[0], path, hit[1]
             return _values
@@ -285,10 +286,7 @@ def load(*, report: bool = True) -> dict[str, Any]:
             print(p, file=sys.stderr)
     try:
         paths.ensure_dir(paths.data_dir())
-        tmp = f"{cache}.{os.getpid()}"
-        with open(tmp, "wb") as f:
-            marshal.dump((key, values, problems), f)
-        os.replace(tmp, cache)
+        paths.replace_with(cache, marshal.dumps((key, values, problems)))  # never through a planted symlink
     except (OSError, ValueError):
         pass
     return values

@@ -192,6 +192,21 @@ def _run_buffered(
     return code
 
 
+LINE_PIECE = 1 << 20  # bytes of one unfinished line passed through at a time
+
+
+def _utf8_end(data: bytes) -> int:
+    """Where ``data`` can be cut without splitting a UTF-8 character: before an unfinished one at its end."""
+    i = len(data)
+    while i > len(data) - 4 and i > 0 and data[i - 1] & 0xC0 == 0x80:  # continuation bytes
+        i -= 1
+    if i > 0 and data[i - 1] >= 0xC0:  # a lead byte: its character may go on in the next read
+        want = 2 if data[i - 1] < 0xE0 else 3 if data[i - 1] < 0xF0 else 4
+        if len(data) - (i - 1) < want:
+            return i - 1
+    return len(data)
+
+
 def _passthrough(child: runner.Child, first: bytes, out: Out) -> int:
     """Copy the rest of the child's output to ours, cleaned line by line; return chars."""
     from rtk.text import decode
@@ -200,6 +215,16 @@ def _passthrough(child: runner.Child, first: bytes, out: Out) -> int:
     pending = first
     while True:
         cut = pending.rfind(b"\n") + 1
+        if not cut and len(pending) >= LINE_PIECE:  # one endless line: printed in pieces, memory bounded
+            cut = _utf8_end(pending)
+            text = clean_line(decode(pending[:cut]))
+            chars += len(text)
+            out.write(text)
+            pending = pending[cut:]
+            cut = 0
+            if out.broken:
+                child.close_output()
+                return chars
         if cut:
             text = "\n".join(clean_line(ln) for ln in decode(pending[:cut]).split("\n"))
             chars += len(text)

@@ -105,7 +105,7 @@ def write(argv: list[str], raw: bytes | Spool) -> str | None:
         path = os.path.join(d, base + ".log")
         for n in range(2, 100):
             try:
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
                 break
             except FileExistsError:
                 path = os.path.join(d, f"{base}_{n}.log")
@@ -136,8 +136,8 @@ def _identical(d: str, name: str, data: bytes) -> str | None:
         if rest != name and not (rest.startswith(name + "_") and rest[len(name) + 1 :].isdigit()):
             continue
         try:
-            if e.stat().st_size != len(data):
-                continue
+            if not e.is_file(follow_symlinks=False) or e.stat().st_size != len(data):
+                continue  # a symlink planted under a recovery file's name is not one
             with open(e.path, "rb") as f:
                 if f.read() == data:
                     return e.path

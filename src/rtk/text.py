@@ -88,13 +88,20 @@ def clean_line(line: str) -> str:
     """
     if "\r" not in line:
         return _ansi_re().sub("", line) if "\x1b" in line else line
-    shown = ""
-    for seg in line.split("\r"):
+    # Each column shows the last segment that reaches it, back to the last one that erased the line:
+    # read from the end (building ``seg + shown[len(seg):]`` forward copies the line once per CR).
+    pieces: list[str] = []
+    covered = 0
+    for seg in reversed(line.split("\r")):
         erase = "\x1b" in seg and any(e in seg for e in _ERASE)
         if "\x1b" in seg:
             seg = _ansi_re().sub("", seg)
-        shown = seg if erase else seg + shown[len(seg) :]
-    return shown
+        if len(seg) > covered:
+            pieces.append(seg[covered:])
+            covered = len(seg)
+        if erase:
+            break
+    return "".join(pieces)
 
 
 def clean(text: str) -> str:

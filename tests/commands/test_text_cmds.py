@@ -205,3 +205,18 @@ def test_smart_errors(capfd: pytest.CaptureFixture[str]) -> None:
     assert code == 1 and err == "rtk: smart: nope.py: No such file or directory\n"
     code, _, err = call(smart.main, [], capfd)
     assert code == 1 and err == "rtk: smart: give one file\n"
+
+
+def test_json_nested_too_deeply_to_decode_is_a_one_line_error() -> None:
+    p = rtk("json", stdin=b"[" * 100_000 + b"]" * 100_000)
+    assert p.returncode == 1 and p.stdout == b""
+    assert p.stderr == b"rtk: json: -: JSON nested too deeply to read\n"
+
+
+@pytest.mark.parametrize("args", [[], ["--keys-only"]])
+def test_json_nested_deeper_than_the_view_prints_the_document(args: list[str]) -> None:
+    """Python decodes 900 levels; the views recurse once more per level: the document is printed as it is."""
+    doc = b'{"a":' * 900 + b"1" + b"}" * 900 + b"\n"
+    p = rtk("json", *args, stdin=doc)
+    assert p.returncode == 0 and b"Traceback" not in p.stderr and b"internal error" not in p.stderr, p.stderr
+    assert p.stdout.startswith(b'{"a":{"a":') and p.stdout.rstrip(b"\n").endswith(b"1" + b"}" * 900), p.stdout[-50:]

@@ -195,3 +195,61 @@ def test_lint_same_message_lists_every_location_and_keeps_unknown_lines() -> Non
     assert "error[no-explicit-any] (2): `any` type is not allowed" in out
     assert "  a.ts:1:5" in out and "  b.ts:2:9" in out and "    a line deno may add" in out
     assert out.count("hint: Use a specific type") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "name"),
+    [
+        (["deno", "--quiet", "check", "main.ts"], "deno-check"),
+        (["deno", "-q", "lint"], "deno-lint"),
+        (["deno", "--log-level", "debug", "test", "-A"], "deno-test"),
+        (["deno", "-L=info", "check", "main.ts"], "deno-check"),
+        (["deno", "--unstable-kv", "test"], "deno-test"),
+        (["deno", "-q", "test", "--reporter=junit"], None),
+        (["deno", "-q", "run", "check.ts"], None),  # "check" is the program's argument here
+        (["deno", "--log-level", "check"], None),  # "check" is the level: no subcommand
+        (["deno", "--frobnicate", "check"], None),  # an unknown global option: run unfiltered
+        (["deno", "-q"], None),
+    ],
+)
+def test_select_past_global_options(argv: list[str], name: str | None) -> None:
+    spec = filters.resolve(argv)
+    assert (spec.name if spec else None) == name
+
+
+@pytest.mark.parametrize("family", ["deno-check", "deno-lint", "deno-test"])
+def test_global_options_before_the_subcommand_filter_the_real_output_the_same(family: str) -> None:
+    """``deno --quiet check x.ts`` gets deno-check's filter and its output, on every real fixture of the family."""
+    from pathlib import Path
+
+    from fixturelib import load
+
+    cases = sorted((Path(__file__).parent.parent / "fixtures" / family).glob("*.toml"))
+    assert cases
+    for meta in cases:
+        fx = load(meta)
+        flagged = [fx.argv[0], "--quiet", *fx.argv[1:]]
+        plain, quiet = filters.resolve(fx.argv), filters.resolve(flagged)
+        assert plain is not None and quiet is not None and quiet.name == plain.name == family, fx.name
+        assert plain.filter is not None and quiet.filter is not None
+        raw = fx.raw.decode()
+        want = plain.filter(fx.argv, raw, fx.exit_code)
+        got = quiet.filter(flagged, raw, fx.exit_code)
+        assert isinstance(want, (str, Filtered)) and isinstance(got, type(want)), fx.name
+        text = got.text if isinstance(got, Filtered) else got
+        assert text == (want.text if isinstance(want, Filtered) else want) and len(text) < len(raw), fx.name
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        ("deno --log-level debug lint", "rtk deno --log-level debug lint"),
+        ("deno -L info check main.ts", "rtk deno -L info check main.ts"),
+        ("deno -q test", "rtk deno -q test"),
+    ],
+)
+def test_the_hook_rewrites_past_deno_global_options(line: str, want: str) -> None:
+    """The filter finds the subcommand past -L/--log-level; the rewrite must too, or the hook never sends it there."""
+    from rtk.rewrite import engine
+
+    assert engine.rewrite(line) == want

@@ -83,3 +83,18 @@ def test_what_is_not_a_report_is_not_taken_for_one() -> None:
     assert (
         clean is not None and not isinstance(clean, str) and clean.text == "ruff check: 0 diagnostics (JSON report)\n"
     )
+
+
+def test_many_leading_message_lines_are_read_in_linear_time() -> None:
+    """ruff's own warning lines before the report were sliced off one by one (the rest copied per line)."""
+    import time
+
+    from rtk.filters.python import ruff_json
+
+    notes = "warning: a deprecated setting\n" * 200_000
+    report = '[{"code": "F401", "filename": "a.py", "location": {"row": 1, "column": 8}, "message": "unused"}]'
+    start = time.process_time()
+    got = ruff_json.read(notes + report)
+    took = time.process_time() - start
+    assert got is not None and len(got[1]) == 200_000 and got[0][0]["code"] == "F401"
+    assert took < 2.0, took

@@ -15,6 +15,7 @@ import os
 import sys
 import time
 
+from rtk import paths
 from rtk.agents._artifacts import Artifact, Options, Scope
 from rtk.agents._json_edit import EditError
 from rtk.agents._manifest import Manifest, install_key, sha256, touch_marker
@@ -166,7 +167,7 @@ def write(path: str, data: bytes | None, executable: bool = False) -> list[str]:
         mode = 0o755 if executable else 0o644
     tmp = os.path.join(os.path.dirname(path), f".{os.path.basename(path)}.rtk-{os.getpid()}")
     try:
-        with open(tmp, "wb") as f:
+        with os.fdopen(paths.create_new(tmp), "wb") as f:  # never through a symlink planted at the name
             f.write(data)
         os.chmod(tmp, mode | (0o111 if executable else 0))
         os.replace(tmp, path)

@@ -98,11 +98,8 @@ class Manifest:
             self._remove_all()
             return
         paths.ensure_dir(base_dir())
-        tmp = f"{manifest_path()}.{os.getpid()}"
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(self.data, f, indent=2, sort_keys=True)
-            f.write("\n")
-        os.replace(tmp, manifest_path())
+        text = json.dumps(self.data, indent=2, sort_keys=True) + "\n"
+        paths.replace_with(manifest_path(), text.encode("utf-8"), 0o644)  # never through a planted symlink
 
     def _remove_all(self) -> None:
         for p in (manifest_path(), marker_path()):

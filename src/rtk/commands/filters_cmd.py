@@ -49,14 +49,24 @@ def _status(src: Source) -> str:
     return f"project, {src.status}"
 
 
+def _shadow(d: dict[str, Any]) -> tuple[str | None, str]:
+    """The family that shadows ``d`` (or None), and why it could not be told ('' when it could)."""
+    from rtk.dsl import catalog, deadline
+
+    try:
+        return catalog.shadowing_family(d), ""
+    except deadline.Timeout as e:
+        return None, f"match_command stopped: {e}"
+
+
 def _list() -> int:
     from rtk.dsl import catalog
 
     rows: list[tuple[str, str, str, str]] = []
     for src in catalog.all_sources():
         for d in src.defs:
-            shadow = catalog.shadowing_family(d)
-            note = f" [shadowed by rtk {shadow}]" if shadow else ""
+            shadow, why = _shadow(d)
+            note = f" [shadowed by rtk {shadow}]" if shadow else f" [{why}]" if why else ""
             rows.append((d["name"], _status(src), d["match_command"], (d["description"] or "") + note))
     if not rows:
         print("no TOML filters")
@@ -88,7 +98,9 @@ def _show(name: str) -> int:
         raise UsageError(f"filters show: no TOML filter named {name!r} (see rtk filters list)")
     src, d = got
     print(f"# {name}: {_status(src)} filter from {catalog.where(d['source'] if src.tier == 'builtin' else src.path)}")
-    shadow = catalog.shadowing_family(d)
+    shadow, why = _shadow(d)
+    if why:
+        print(f"# {why}")
     if shadow:
         print(f"# never runs: `rtk {shadow}` has a built-in Python filter")
     print(f"[filters.{name}]")
@@ -134,7 +146,10 @@ def _validate(path: str | None) -> int:
         for d in src.defs:
             count += 1
             label = f"{d['name']} ({catalog.where(d['source'] if src.tier == 'builtin' else src.path)})"
-            shadow = catalog.shadowing_family(d)
+            shadow, why = _shadow(d)
+            if why:
+                errors += 1
+                print(f"error: {label}: {why}")
             if shadow:
                 warnings += 1
                 print(f"warning: {label}: shadowed: `rtk {shadow}` has a built-in Python filter, so this never runs")

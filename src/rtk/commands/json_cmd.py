@@ -51,13 +51,18 @@ def main(args: list[str]) -> int:
         where = f" at line {e.lineno} column {e.colno}" if isinstance(e, json.JSONDecodeError) else ""
         msg = e.msg if isinstance(e, json.JSONDecodeError) else str(e)
         raise RtkError(f"json: {name}: not valid JSON{where}: {msg}") from None
-    if a.flag("keys_only"):
-        text, cut = _jsonview.keys_only(value) + "\n", 0
-    else:
-        view = _jsonview.View(
-            int(config.get("limits.json_max_items")), int(config.get("limits.json_max_string")), depth
-        )
-        text, cut = view.render(value) + "\n", view.cut
+    except RecursionError:  # the C decoder's depth limit: [[[[...]]]] a hundred thousand deep
+        raise RtkError(f"json: {name}: JSON nested too deeply to read") from None
+    try:
+        if a.flag("keys_only"):
+            text, cut = _jsonview.keys_only(value) + "\n", 0
+        else:
+            view = _jsonview.View(
+                int(config.get("limits.json_max_items")), int(config.get("limits.json_max_string")), depth
+            )
+            text, cut = view.render(value) + "\n", view.cut
+    except RecursionError:  # nested deeper than the views recurse: the document as it is (fail open)
+        text, cut = raw_text if raw_text.endswith("\n") else raw_text + "\n", 0
 
     def keep(argv: list[str], data: bytes) -> str | None:
         # A file is its own recovery copy; standard input is kept like any raw output.

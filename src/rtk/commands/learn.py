@@ -152,7 +152,9 @@ def write_rules(path: str, rules: list[str]) -> dict[str, Any]:
         text = text + sep + "\n".join([BEGIN, TITLE, "", *new, END]) + "\n"
     tmp = f"{path}.rtk-{os.getpid()}"
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
+        from rtk import paths
+
+        with os.fdopen(paths.create_new(tmp, 0o644), "w", encoding="utf-8") as f:  # never through a planted symlink
             f.write(text)
         os.replace(tmp, path)
     except OSError as err:

@@ -36,7 +36,7 @@ def main(args: list[str]) -> int:
             target = a
         else:
             raise UsageError("verify: give at most one FILE or NAME")
-    from rtk.dsl import catalog, tiers
+    from rtk.dsl import catalog, deadline, spec, tiers
 
     if target is not None and (target.endswith(".toml") or os.sep in target):
         if not os.path.isfile(target):
@@ -65,9 +65,16 @@ def main(args: list[str]) -> int:
             tests = [t for t in src.tests if t["filter"] == fname]
             if not tests:
                 untested.append(f"{fname} ({catalog.where(src.path)})")
+            # A user or project file's regexes run under the same limit as on a command's output.
+            limit = 0.0 if src.tier == tiers.BUILTIN else spec.APPLY_LIMIT
             for t in tests:
-                ok, actual = catalog.run_test(d, t)
                 label = f"{fname}: {t['name']} ({catalog.where(t['source'] if src.tier != 'builtin' else d['source'])})"
+                try:
+                    ok, actual = catalog.run_test(d, t, limit)
+                except deadline.Timeout as e:
+                    failed += 1
+                    print(f"FAIL {label}: stopped: {e}", file=out)
+                    continue
                 if ok:
                     passed += 1
                     print(f"PASS {label}", file=out)

@@ -49,8 +49,7 @@ def builtin_source() -> Source:
 def file_source(path: str, tier: str) -> Source:
     """Parse one file fresh (no cache), with its trust status for the project tier."""
     try:
-        with open(path, "rb") as f:
-            data = f.read()
+        data = tiers._read(path)  # as the command path reads it: a FIFO never blocks, a huge file is not read
     except OSError as e:
         return Source(tier, path, [], [], [("error", f"rtk: filters {path}: cannot read ({e.strerror})", "")])
     defs, tests, problems = schema.parse_bytes(data, path)
@@ -66,22 +65,42 @@ def all_sources(cwd: str | None = None) -> list[Source]:
     return out
 
 
+SHADOW_SECONDS = 1.0  # all the family probes of one filter's match_command together (rtk.dsl.deadline)
+
+
 def shadowing_family(d: dict[str, Any]) -> str | None:
-    """The Python filter family word that takes ``d``'s commands first, if any."""
+    """The Python filter family word that takes ``d``'s commands first, if any.
+
+    Raises :class:`rtk.dsl.deadline.Timeout` when ``match_command`` runs past its time limit.
+    """
     from rtk import filters
+    from rtk.dsl import deadline
 
     for kind, word in d["words"]:
         if kind == "exact" and word in filters.FAMILIES:
             return str(word)
-    for fam in sorted(filters.FAMILIES):
-        if engine.matches(d, fam) or engine.matches(d, fam + " x"):
-            return fam
-    return None
+
+    def probe() -> str | None:
+        for fam in sorted(filters.FAMILIES):
+            if engine.matches(d, fam) or engine.matches(d, fam + " x"):
+                return fam
+        return None
+
+    return deadline.limited(SHADOW_SECONDS, probe)
 
 
-def run_test(d: dict[str, Any], t: dict[str, Any]) -> tuple[bool, str]:
-    """Feed a test's input through filter ``d``: (passed, actual output)."""
-    res = engine.apply(d, t["input"], int(t.get("exit_code", 0)))
+def run_test(d: dict[str, Any], t: dict[str, Any], limit: float = 0.0) -> tuple[bool, str]:
+    """Feed a test's input through filter ``d``: (passed, actual output).
+
+    With ``limit``, a filter running longer raises :class:`rtk.dsl.deadline.Timeout`.
+    """
+    args = (d, t["input"], int(t.get("exit_code", 0)))
+    if limit:
+        from rtk.dsl import deadline
+
+        res = deadline.limited(limit, engine.apply, *args)
+    else:
+        res = engine.apply(*args)
     actual = res.text.rstrip("\n")
     return actual == t["expected"].rstrip("\n"), actual
 

@@ -24,6 +24,7 @@ PROJECT = "project"
 USER = "user"
 BUILTIN = "builtin"
 _CACHE_VERSION = 2
+_CACHE_SIZE_MAX = 32 << 20  # bytes: a larger file is no cache rtk wrote
 _CACHE_MAX = 128
 MAX_FILE_BYTES = 1 << 20  # a filter file larger than this is skipped unread
 
@@ -85,8 +86,8 @@ def _load_cache() -> dict[str, Any]:
     global _cache
     if _cache is None:
         try:
-            with open(_cache_file(), "rb") as f:
-                got = marshal.load(f)
+            raw = paths.read_regular(_cache_file(), _CACHE_SIZE_MAX)  # not a FIFO planted there: it would block
+            got = marshal.loads(raw or b"")  # empty (None: not a regular file): EOFError
             ok = type(got) is tuple and len(got) == 2 and got[0] == _CACHE_VERSION and type(got[1]) is dict
             _cache = got[1] if ok else {}
         except Exception:  # unreadable, truncated or foreign: parse the files again
@@ -104,11 +105,8 @@ def save_cache() -> None:
     path = _cache_file()
     try:
         paths.ensure_dir(os.path.dirname(path))
-        tmp = f"{path}.{os.getpid()}"
-        with open(tmp, "wb") as f:
-            marshal.dump((_CACHE_VERSION, dict(items)), f)
-        os.replace(tmp, path)
-    except OSError:
+        paths.replace_with(path, marshal.dumps((_CACHE_VERSION, dict(items))))  # never through a planted symlink
+    except (OSError, ValueError):
         pass
 
 

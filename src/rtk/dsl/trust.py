@@ -22,6 +22,7 @@ CHANGED = "changed"
 UNTRUSTED = "untrusted"
 ENV = "env-override"
 ENV_VAR = "RTK_TRUST_PROJECT_FILTERS"
+STORE_SIZE_MAX = 16 << 20  # bytes: a larger file is no trust store rtk wrote
 
 
 def _sha256_factory() -> Callable[[bytes], object]:
@@ -54,11 +55,11 @@ def load() -> dict[str, str]:
     out: dict[str, str] = {}
     try:
         # surrogateescape: a path that is not UTF-8 round-trips as os.path.realpath gives it
-        with open(store_path(), encoding="utf-8", errors="surrogateescape") as f:
-            for line in f:
-                digest, sep, path = line.rstrip("\n").partition("\t")
-                if sep and len(digest) == 64:
-                    out[path] = digest
+        raw = paths.read_regular(store_path(), STORE_SIZE_MAX)  # a FIFO planted there would block
+        for line in (raw or b"").decode("utf-8", "surrogateescape").split("\n"):
+            digest, sep, path = line.partition("\t")
+            if sep and len(digest) == 64:
+                out[path] = digest
     except (OSError, ValueError):  # unreadable, or a NUL in the data dir path
         pass
     return out
@@ -67,12 +68,8 @@ def load() -> dict[str, str]:
 def save(entries: dict[str, str]) -> None:
     path = store_path()
     paths.ensure_dir(os.path.dirname(path))
-    tmp = f"{path}.{os.getpid()}.tmp"
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as f:
-        for p in sorted(entries):
-            f.write(f"{entries[p]}\t{p}\n")
-    os.replace(tmp, path)
+    text = "".join(f"{entries[p]}\t{p}\n" for p in sorted(entries))
+    paths.replace_with(path, text.encode("utf-8", "surrogateescape"))  # never through a planted symlink
 
 
 def env_override() -> bool | None:

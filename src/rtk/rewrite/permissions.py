@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 _Prefixes = tuple[tuple[str, ...], ...]  # hooks.transparent_prefixes, split into words
 _CACHE_VERSION = 5  # 2: wrongly typed permission settings make the file broken; 3: regexes outside saferegex
+CACHE_SIZE_MAX = 8 << 20  # bytes: a larger file is no cache rtk wrote
 # refused; 4: a VS Code workspace approves nothing; 5: an empty approval approves nothing
 
 
@@ -135,8 +136,8 @@ def cached(name: str, key: tuple[tuple[str, int, int], ...], parse: Callable[[li
 
     cache = os.path.join(paths.data_dir(), name)
     try:
-        with open(cache, "rb") as f:
-            data = marshal.load(f)
+        raw = paths.read_regular(cache, CACHE_SIZE_MAX)  # a FIFO planted there would block the hook
+        data = marshal.loads(raw or b"")  # empty (None: not a regular file): EOFError
         if data[0] == _CACHE_VERSION and data[1] == key:
             return Permissions(data[2], data[3], data[4], data[5])
     except (OSError, EOFError, ValueError, TypeError, IndexError):
@@ -144,11 +145,11 @@ def cached(name: str, key: tuple[tuple[str, int, int], ...], parse: Callable[[li
     perms = parse([k[0] for k in key])
     try:
         paths.ensure_dir(paths.data_dir())
-        tmp = f"{cache}.{os.getpid()}"
-        with open(tmp, "wb") as f:
-            marshal.dump((_CACHE_VERSION, key, perms.allow, perms.ask, perms.deny, perms.broken), f)
-        os.replace(tmp, cache)
-    except OSError:
+        # A new temporary file: a symlink planted at its name is never written through.
+        paths.replace_with(
+            cache, marshal.dumps((_CACHE_VERSION, key, perms.allow, perms.ask, perms.deny, perms.broken))
+        )
+    except (OSError, ValueError):
         pass
     return perms
 

@@ -326,7 +326,7 @@ GLOBAL_OPTS: dict[str, frozenset[str]] = {
                          "--exclude-task", "-g", "--gradle-user-home", "-I", "--init-script")),
     "dotnet": frozenset(()),
     "bun": frozenset(("--cwd", "-c", "--config")),
-    "deno": frozenset(()),
+    "deno": frozenset(("-L", "--log-level")),
     "uv": frozenset(("--directory", "--project", "--cache-dir", "--config-file", "--color")),
     "terraform": frozenset(("-chdir",)),
     "helm": frozenset(("-n", "--namespace", "--kube-context", "--kubeconfig")),

@@ -49,7 +49,8 @@ _HEADER = re.compile(
     re.IGNORECASE,
 )
 _FLAG = re.compile(_START + r"(--?" + _NAME + r")(=|\s+)(?!-)(" + _VALUE + r")", re.IGNORECASE)
-_ASSIGN = re.compile(_START + r"(" + _NAME + r")=(" + _VALUE + r")", re.IGNORECASE)
+# An assignment may also follow ``:`` or ``/`` (npm's ``//registry.npmjs.org/:_authToken=VALUE``).
+_ASSIGN = re.compile(r"""(?<![^\s'"=(:/])(""" + _NAME + r")=(" + _VALUE + r")", re.IGNORECASE)
 _URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s:/@'\"]*):[^\s@/'\"]+@")
 _QUERY = re.compile(
     r"(?i)([?&;](?:[a-z0-9_.-]*(?:token|secret|pass(?:word|wd)?|pwd|api[_-]?key|apikey|access[_-]?key|sig|signature|credential|auth)[a-z0-9_.-]*|key|[a-z0-9_.-]*[_-]key)=)[^&\s'\"#;]+"

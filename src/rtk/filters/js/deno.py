@@ -42,10 +42,27 @@ def _no_backtrace(lines: list[str]) -> list[str]:
     return lines
 
 
-def select(argv: list[str]) -> Spec | None:
-    if len(argv) < 2 or any(a.split("=", 1)[0] in _RAW for a in argv[2:]):
+# deno's global options, before the subcommand: ``deno --quiet check x.ts``, ``deno -L debug test``.
+_GLOBAL_WITH_VALUE = ("-L", "--log-level")
+_GLOBAL_FLAGS = ("-q", "--quiet", "--unstable")
+
+
+def _sub(argv: list[str]) -> tuple[str, list[str]] | None:
+    """(subcommand, its arguments), past deno's global options; None when there is none or an unknown option
+    comes first (``deno --help``, ``deno -V``)."""
+    from rtk.filters.argv import first_word
+
+    i = first_word(argv, _GLOBAL_WITH_VALUE, _GLOBAL_FLAGS, start=1, also=lambda a: a.startswith("--unstable-"))
+    if i is None or i >= len(argv):
         return None
-    sub = argv[1]
+    return argv[i], argv[i + 1 :]
+
+
+def select(argv: list[str]) -> Spec | None:
+    parts = _sub(argv)
+    if parts is None or any(a.split("=", 1)[0] in _RAW for a in parts[1]):
+        return None
+    sub = parts[0]
     if sub == "test":
         return Spec("deno-test", test, env={"NO_COLOR": "1"})
     if sub in ("lint", "check"):
@@ -109,7 +126,8 @@ def diagnostics(argv: list[str], output: str, exit_code: int) -> str | None:
     from rtk.filters.js import denodiag
 
     kept = [ln for ln in lines if not _HEADER.match(ln)]
-    out = denodiag.check(kept) if argv[1] == "check" else denodiag.lint(kept)
+    parts = _sub(argv)
+    out = denodiag.check(kept) if parts is not None and parts[0] == "check" else denodiag.lint(kept)
     if out is None:  # diagnostics of another shape: as before, only links, markers and gutters go
         out = [ln for ln in kept if not ln.strip().startswith("docs: https://") and not _CARETS.match(ln)]
     return squeeze(out)

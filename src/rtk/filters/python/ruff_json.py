@@ -51,14 +51,15 @@ def _diag(item: Any) -> bool:
 def read(output: str) -> tuple[list[dict[str, Any]], list[str]] | None:
     """(the report's items, ruff's own warning/error lines before it); None if this is no JSON report."""
     notes: list[str] = []
-    rest = output
+    pos = 0  # not slicing the rest off each line: copying it again per message line is quadratic
     # ruff's own messages (a deprecated setting...) come first on stderr; their lines go on indented
-    while rest.startswith(("warning: ", "error: ")) or (notes and rest.startswith(" ")):
-        nl = rest.find("\n")
+    while output.startswith(("warning: ", "error: "), pos) or (notes and output.startswith(" ", pos)):
+        nl = output.find("\n", pos)
         if nl < 0:
             return None
-        notes.append(rest[:nl])
-        rest = rest[nl + 1 :]
+        notes.append(output[pos:nl])
+        pos = nl + 1
+    rest = output[pos:]
     if not rest.lstrip().startswith("["):
         return None
     import json
