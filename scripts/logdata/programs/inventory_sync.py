@@ -38,7 +38,7 @@ def listed_sum(sku: int) -> str:
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         t0 = time.perf_counter()
         sku = int(self.path.rsplit("/", 1)[-1]) if self.path.startswith("/items/") else -1
         if sku == BROKEN:
@@ -60,7 +60,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         else:
             log.info("request served", method="GET", path=self.path, status=status, duration_ms=ms)
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
