@@ -331,3 +331,35 @@ def test_summary_keeps_the_message_a_panic_announces() -> None:
     got = [b for b in map(scan.feed, lines) if b is not None]
     assert got[0] == ("error", lines[:3])
     assert scan.close() == ("error", [lines[4]])
+
+
+def test_a_failed_doctest_target_is_not_a_build_error() -> None:
+    # cargo test --no-fail-fast: "error: doctest failed, to rerun pass `--doc`" is a target that ran and failed
+    lines = [
+        "running 1 test",
+        "test src/lib.rs - half (line 3) ... FAILED",
+        "",
+        "failures:",
+        "    src/lib.rs - half (line 3)",
+        "",
+        "test result: FAILED. 0 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.32s",
+        "",
+        "error: doctest failed, to rerun pass `--doc`",
+    ]
+    printed, summary, _ = feed_all(["cargo", "test"], lines, 101)
+    assert "error: doctest failed, to rerun pass `--doc`" in printed
+    assert (
+        summary.splitlines()[0] == "cargo test: FAILED (exit 101), 0 passed, 1 failed (1 suite)"
+    )  # no "build: 1 error"
+
+
+def test_a_data_race_report_keeps_the_users_frames_and_drops_go_own() -> None:
+    printed, summary, _ = feed_all(["go", "test", "-race", "./counter/"], fixture_lines("go-test/race-subtests"), 1)
+    text = "\n".join(printed)
+    assert "WARNING: DATA RACE" in text and "Previous write at 0x00c000020218 by goroutine 10:" in text
+    assert text.count("/tmp/rtk-filters3/gorace/counter/counter_test.go:13") == 4
+    assert text.count("/tmp/rtk-filters3/gorace/counter/counter.go:5") == 2
+    assert "testing.tRunner()" not in text and "/usr/lib/go-1.19/src/testing/testing.go" not in text
+    assert "(4 frames of runtime/testing not shown)" in text
+    assert "--- FAIL: TestTable/one/inc" in text and "after 3 incs N() = 3, want 4" in text
+    assert summary.startswith("go test: FAILED (exit 1)")

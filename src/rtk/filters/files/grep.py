@@ -259,7 +259,28 @@ class _File:
         self.matches = 0
 
 
-_MATCH = re.compile(r"^(.+?):(\d+):(.*)$")
+_SPLIT = re.compile(r"(?<=.):(?=\d+:)")  # every place a ``file:N:`` line could end its file name
+_EXT = re.compile(r"\.[A-Za-z0-9_]{1,10}$")
+
+
+def _name_of(line: str) -> str | None:
+    """The file name of a ``file:N:text`` line.
+
+    A name may itself hold ``:N:`` (``logs/app:10:backup.conf:1:text``), so every split is a
+    candidate: the first that is a file here, else the first that ends in an extension, else the first.
+    """
+    names = [line[: m.start()] for m in _SPLIT.finditer(line)]
+    if len(names) <= 1:
+        return names[0] if names else None
+    import os
+
+    for name in names:
+        try:
+            if os.path.isfile(name):
+                return name
+        except (OSError, ValueError):
+            continue
+    return next((n for n in names if _EXT.search(n)), names[0])
 
 
 def _in_file(line: str, name: str) -> tuple[int, str, str] | None:
@@ -302,16 +323,15 @@ def _parse_lines(lines: list[str], context: bool, view: View | None = None) -> t
         if hit is None:
             name = None
             if not context:
-                m = _MATCH.match(ln)
-                name = m.group(1) if m is not None else None
+                name = _name_of(ln)
             else:
                 for j in range(i, min(len(lines), i + 2000)):
                     nxt = lines[j]
                     if nxt == "--":
                         break
-                    m = _MATCH.match(nxt)
-                    if m is not None and _in_file(ln, m.group(1)) is not None:
-                        name = m.group(1)
+                    cand = _name_of(nxt)
+                    if cand is not None and _in_file(ln, cand) is not None:
+                        name = cand
                         break
             hit = _in_file(ln, name) if name is not None else None
             if name is None or hit is None:

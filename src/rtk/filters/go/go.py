@@ -2,7 +2,7 @@
 
 ``go test`` streams: ``ok`` lines and passing tests are counted, every failing
 test is printed with its messages (in ``-v`` mode the output it logged before
-its ``--- FAIL`` line too), panics with the goroutine frames in the user's code,
+its ``--- FAIL`` line too), panics and -race data-race reports with the frames in the user's code,
 and build errors that stop a package. ``-json`` and other explicit formats run
 unfiltered: a consumer (jq, gotestsum, a script) reads them as they are.
 """
@@ -73,7 +73,7 @@ class _Block:
     def line(self, line: str) -> str | None:
         if self.frame is not None:
             frame, self.frame = self.frame, None
-            if line.startswith("\t") and ".go:" in line:
+            if line[:1] in ("\t", " ") and ".go:" in line:  # panic frames: a tab; race reports: spaces
                 if _goroot_frame(line):
                     self.frames_hidden += 1
                     return None
@@ -81,8 +81,8 @@ class _Block:
             first = self._show(frame, 1)
             rest = self.line(line)
             return first if rest is None else (rest if first is None else first + "\n" + rest)
-        if line and not line.startswith((" ", "\t")) and line.endswith(")") and "(" in line:
-            self.frame = line  # a goroutine frame: `pkg.Func(args)`; its file line follows
+        if line and not line.startswith("\t") and line.endswith(")") and "(" in line and ".go:" not in line:
+            self.frame = line  # a goroutine frame: `pkg.Func(args)` (indented in a race report); its file line follows
             return None
         if line.startswith("created by ") and line[11:].startswith(("testing.", "runtime.")):
             self.frame = line
@@ -169,7 +169,7 @@ class GoTest(LineFilter):
         self.skipping = False
         if self.block is not None:
             return self.block.line(line)
-        if line.startswith("panic: ") or line.startswith("fatal error: "):
+        if line.startswith(("panic: ", "fatal error: ")) or line == "WARNING: DATA RACE":
             self.block = _Block(self.limits.failure_lines)
             return self.block.line(line)
         if self.verbose and self.current is not None:

@@ -146,8 +146,8 @@ class CargoTest(_TestRun):
         if line.startswith(("     Running ", "   Doc-tests ", "  Executable ", "all doctests ran in ")):
             self.known = True
             return None
-        if line.startswith("error: test failed, to rerun pass ") or (
-            line.startswith("error: ") and line.endswith((" targets failed:", " target failed:"))
+        if line.startswith("error: ") and (  # test, doctest, bench: a target that ran and failed, not a build error
+            " failed, to rerun pass " in line or line.endswith((" targets failed:", " target failed:"))
         ):
             self.known = True
             return line
