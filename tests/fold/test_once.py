@@ -97,3 +97,28 @@ def test_a_call_seen_once_among_merged_words(way: object) -> None:
     out = way(lines + TRAILER)  # type: ignore[operator]
     assert out.count(lines[126]) == 1, out
     assert len(out) < 20
+
+
+def codes(n: int, odd: dict[int, str], ok: str = "200") -> list[str]:
+    """``n`` request lines answered ``ok`` (every ninth ``304``), the status of line ``i`` replaced by ``odd[i]``."""
+    out = []
+    for i in range(n):
+        code = odd.get(i, "304" if i % 9 == 4 else ok)
+        out.append(f"worker-{i % 4} served /assets/app.js code {code} in {i % 7 + 1} ms")
+    return ["server starting", *out, *TRAILER]
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_status_code_seen_once_is_shown_whole(way: object) -> None:
+    """lighttpd's one ``206`` among 331 ``200`` and 8 ``304`` (session unseen3): a short code field is a word."""
+    lines = codes(300, {211: "206"})
+    out = way(lines)  # type: ignore[operator]
+    assert out.count(lines[212]) == 1, out
+    assert len(out) < 20
+
+
+def test_a_long_number_seen_once_is_no_code() -> None:
+    """Four digits or more in the field (a size, a port): a value seen once is only counted, as before."""
+    lines = codes(300, {211: "1024"}, ok="4000")
+    out = by_block(lines)
+    assert lines[212] not in out
