@@ -29,7 +29,14 @@ CASES = sorted(p.stem for p in DATA.glob("*.toml"))
 # groups restart after each signal line, so 89 lines stay for 306. No generic fix yet.
 # mosquitto (unseen2): 89.6% (one template per message kind, its first line and a fold line with a value list
 # for each); 0.4 points short, not folded at all before (see test_unseen2_logs.py).
-SHORT_SAVINGS = {"postgres", "python-service", "gunicorn", "strace-f", "mosquitto"}
+# Session "unseen3" (captured and declared before folding, kept as they came out):
+# php-server (log-file): 88.4% at first and now; facts are 7.5% of its tokens (ceiling 92.5%). The 319
+# ``Accepted``/``Closing`` lines are one fold line and the static-file lines another, but the long PHP error
+# lines (absolute paths) are shown whole, so are ``Stack trace:``/``#0 {main}`` twice, and the last lines.
+# autotools-check (output): 64.7% at first and now. Facts are 10% of it, but configure's ``checking for X... yes``
+# lines fall into 5 templates by token count, the compiler checks before them are each rare, and make's recipe
+# echo (``depbase=...``, ``gcc -DHAVE_CONFIG_H ...``) is shown whole: 87 lines stay for 343.
+SHORT_SAVINGS = {"postgres", "python-service", "gunicorn", "strace-f", "mosquitto", "php-server", "autotools-check"}
 SAVE_CASES = [
     pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="floor above target, see comment"))
     if c in SHORT_SAVINGS
@@ -55,7 +62,17 @@ SAVE_CASES = [
 # with few values, in a group of at least 10 lines, had its line shown whole (group.Group.once,
 # tests/fold/test_once.py): the will message ``Sending PUBLISH to dash-1 (... 'plant/sensor-will/status', ...``
 # among 62 lines of its template, and ``[pid N] exit_group(2 <unfinished ...>`` among 31.
-FACT_LOSS: set[str] = set()
+# Found by session "unseen3": php-server kept 15 of 15 at first. lighttpd-access lost 2 of 17: the one 206
+# range request is kept now (a field of 2-3 digit numbers of one width is a code: group.Group.once,
+# tests/fold/test_once.py). Still lost there: the one ``HEAD`` request, whose method is inside the quoted
+# request field (``"HEAD /docs/page1.html HTTP/1.1"``, more than 5 values, so not listed, not a value seen once).
+# rsync-av lost 6 of 18 (none kept yet): ``rsync -av`` prints one path per line, all one template; the lines
+# declared rare (``site/secrets/`` the directory it could not read, ``site/static/img/`` it could not create,
+# the top-level files) differ from the 300 others only in the path's value, and the error lines name the paths.
+# autotools-check lost 9 of 37 (none kept yet): ``checking for X.h... no`` among ``... yes``; where the answer
+# field has few values ``no`` is seen twice (a value seen once is shown, one seen twice only counted: the
+# second line is not kept), and in the 134-line group the answer field has more than 5 values.
+FACT_LOSS: set[str] = {"lighttpd-access", "rsync-av", "autotools-check"}
 FACT_CASES = [
     pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="facts folded away, see comment"))
     if c in FACT_LOSS

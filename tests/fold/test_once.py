@@ -97,3 +97,29 @@ def test_a_call_seen_once_among_merged_words(way: object) -> None:
     out = way(lines + TRAILER)  # type: ignore[operator]
     assert out.count(lines[126]) == 1, out
     assert len(out) < 20
+
+
+def codes(n: int, odd: dict[int, str], ok: str = "200") -> list[str]:
+    """``n`` request lines answered ``ok`` (every ninth ``304``), the status of line ``i`` replaced by ``odd[i]``."""
+    out = []
+    for i in range(n):
+        code = odd.get(i, "304" if i % 9 == 4 else ok)
+        out.append(f"worker-{i % 4} served /assets/app.js code {code} in {i % 7 + 1} ms")
+    return ["server starting", *out, *TRAILER]
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_status_code_seen_once_is_shown_whole(way: object) -> None:
+    """lighttpd's one ``206`` among 331 ``200`` and 8 ``304`` (session unseen3): a short code field is a word."""
+    lines = codes(300, {211: "206"})
+    out = way(lines)  # type: ignore[operator]
+    assert out.count(lines[212]) == 1, out
+    assert len(out) < 20
+
+
+@pytest.mark.parametrize(("ok", "odd"), [("4000", "1024"), ("20", "7"), ("0", "3"), ("200", "12")])
+def test_a_number_seen_once_that_is_no_code(ok: str, odd: str) -> None:
+    """A size or port (4 digits), a count (postgres's ``12 misses`` among 0-3): only counted, as before."""
+    lines = [ln.replace(" 304 ", f" {ok} ") for ln in codes(300, {211: odd}, ok=ok)]
+    out = by_block(lines)
+    assert lines[212] not in out

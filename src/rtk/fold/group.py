@@ -21,6 +21,7 @@ _MEASURED = ("<n>", "<dur>", "<time>", "<size>")  # fields where a value far abo
 ONCE_MIN = 10  # a group of at least this many lines shows the line of a value seen once (Group.once)...
 ONCE_MAX = 2  # ...when at most this many values of the field are seen once
 _NAMES = ("<*>", "<str>", "<path>", "<url>")  # fields of words and names (not numbers, times, ids): Group.once
+CODE = (2, 3)  # ...and numbers of one of these widths, all alike: a code (HTTP status 200/304/206), not a count
 OUTLIER = 10  # a value at least this many times the field's mean so far is shown whole...
 SETTLED = 1000  # values after which a field's mean is taken as known
 OUTLIER_AFTER = 20  # ...once the field has this many values, and only if it goes up and down (not a clock)
@@ -28,6 +29,12 @@ _EDGES = "()[]{}<>,;\"'`*#=%µ" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS
 
 
 _NUMBER = recache.pattern(r"\d[\d.]*")
+
+
+def _code(vals: dict[str, int]) -> bool:
+    """Whether the values of a number field read as codes: plain digits, all of one width in :data:`CODE`, no leading 0."""
+    widths = {len(v) for v in vals}
+    return len(widths) == 1 and widths.pop() in CODE and all(v.isdigit() and v[0] != "0" for v in vals)
 
 
 def _num(tok: str) -> float | None:
@@ -439,17 +446,20 @@ class Group:
         most :data:`ONCE_MAX` of them seen once and another seen at least :data:`ONCE_MIN` // 2 times:
         a value seen once there is an anomaly (a will message among sensor readings, ``exit_group(2``
         among ``close(3``), not shown by a count of one in the fold line. Only fields of words and names
-        (:data:`_NAMES`): a number, time or id seen once is no anomaly (a far number is an outlier). Its
-        head is shown already.
+        (:data:`_NAMES`) and numbers whose values are codes (:func:`_code`: ``206`` among ``200`` and
+        ``304``; not a count ``0``..``12``): a time, id or measure seen once is no anomaly
+        (a far number is an outlier). Its head is shown already.
         """
         if self.count < ONCE_MIN or len(self.template.toks) != len(self.head):
             return []
         found: dict[int, str] = {}
         for i, t in enumerate(self.template.toks):
-            if not any(k in t for k in _NAMES):
+            if not any(k in t for k in _NAMES) and t != "<n>":
                 continue
             vals = self.field(i)
             if vals is None or len(vals) < 2:
+                continue
+            if t == "<n>" and not _code(vals):
                 continue
             ones = [v for v, n in vals.items() if n == 1]
             if not ones or len(ones) > ONCE_MAX or max(vals.values()) < ONCE_MIN // 2:

@@ -1,0 +1,2 @@
+#!/bin/sh
+exec ./tests/ring_test pop
