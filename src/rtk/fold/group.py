@@ -222,6 +222,8 @@ class Group:
             n = sigs.get(sig)
             if n is not None:
                 sigs[sig] = n + 1
+                if n == 1:  # its second line (Group.once)
+                    self.firsts[sig, 2] = (no, line)
             else:
                 if len(sigs) < SIGS:
                     self.firsts[sig] = (no, line)
@@ -308,11 +310,11 @@ class Group:
         self.last_no = nos[-1]
         self.last = lines[-1]
         own = self.sigs
-        if len(sigset) == 1:
-            own[sigs[0]] += len(sigs)
-        else:
-            for sig, n in Counter(sigs).items():
-                own[sig] += n
+        for sig, n in Counter(sigs).items() if len(sigset) > 1 else ((sigs[0], len(sigs)),):
+            if own[sig] == 1:  # its second line (Group.once)
+                k = sigs.index(sig)
+                self.firsts[sig, 2] = (nos[k], lines[k])
+            own[sig] += n
         if self.valued:
             values = self.values
             for i in self.valued:

@@ -38,7 +38,7 @@ def once(g: Group) -> list[tuple[int, str]]:
         for v in rare:
             hits = [g.firsts.get((i, v)), g.firsts.get((i, v, 2))]
             if hits[0] is None and g.sigs is not None:  # a constant token where lines differ: by kind of line
-                hits = [g.firsts.get(s) for s, n in g.sigs.items() if n <= TWICE and s[i] == v]
+                hits = [g.firsts.get(k) for s, n in g.sigs.items() if n <= TWICE and s[i] == v for k in (s, (s, 2))]
             for hit in hits:
                 if hit is not None and hit[0] != g.first:
                     found[hit[0]] = hit[1]
