@@ -1,0 +1,38 @@
+"""A value seen twice in a field of few values, in a long folded group, has both its lines shown (Group.once)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.fold.test_once import WAYS, topics
+
+
+def checks(n: int, odd: dict[int, str], answers: tuple[str, ...] = ("yes",)) -> list[str]:
+    """``n`` configure-like check lines answering ``answers`` in turn, line ``i`` answering ``odd[i]``."""
+    out = [f"checking for header{i}.h... {odd.get(i, answers[i % len(answers)])}" for i in range(n)]
+    return ["configure starting", *out, *[f"done step {w}" for w in ("alpha", "beta", "gamma", "delta")]]
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_value_seen_twice_shows_both_lines(way: object) -> None:
+    lines = checks(200, {60: "no", 150: "no"})
+    out = way(lines)  # type: ignore[operator]
+    assert lines[61] in out and lines[151] in out
+    assert len(out) < 20
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_topic_seen_twice_shows_both_lines(way: object) -> None:
+    lines = topics(300, {100: "plant/sensor-will/status", 200: "plant/sensor-will/status"})
+    out = way(lines)  # type: ignore[operator]
+    assert lines[101] in out and lines[201] in out
+    counted = sum(int(o.split()[1].replace(",", "")) for o in out if o.startswith("… "))
+    shown = [o for o in out if "Sending" in o and not o.startswith("… ")]
+    assert counted + len(shown) == 300
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_value_seen_three_times_is_only_counted(way: object) -> None:
+    lines = checks(200, {40: "no", 90: "no", 150: "no"})
+    out = way(lines)  # type: ignore[operator]
+    assert not any(ln in out for ln in (lines[41], lines[91], lines[151]))
