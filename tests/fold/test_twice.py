@@ -36,3 +36,21 @@ def test_a_value_seen_three_times_is_only_counted(way: object) -> None:
     lines = checks(200, {40: "no", 90: "no", 150: "no"})
     out = way(lines)  # type: ignore[operator]
     assert not any(ln in out for ln in (lines[41], lines[91], lines[151]))
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_rare_answer_among_six_word_values(way: object) -> None:
+    # six answers (more than the 5 a fold line lists): a field of words counts up to 16, the rare one is shown
+    lines = checks(240, {90: "missing"}, ("yes", "no", "maybe", "cached", "later"))
+    out = way(lines)  # type: ignore[operator]
+    assert lines[91] in out
+    assert not any("missing ×" in o for o in out)  # the fold line lists no values past 5
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_values_seen_twice_do_not_hide_one_seen_once(way: object) -> None:
+    # three values seen at most twice are too many; the one seen once is still shown, as before
+    odd = {30: "partial", 60: "partial", 90: "cached", 120: "cached", 150: "failed"}
+    lines = checks(200, odd)
+    out = way(lines)  # type: ignore[operator]
+    assert lines[151] in out

@@ -2,18 +2,36 @@
 
 from __future__ import annotations
 
-from rtk.fold.group import _NAMES, ONCE_MAX, ONCE_MIN, TWICE, _code
+from rtk.fold.group import _NAMES, ONCE_MAX, ONCE_MIN, TWICE, VALUES, WORDS, _code
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtk.fold.group import Group
 
 
+def _counts(g: Group, i: int, bound: int) -> dict[str, int] | None:
+    """The values of field ``i`` with their counts, up to ``bound`` values: counted raw, or by kind of masked line."""
+    if i in g.values:
+        return g.values[i]
+    if g.sigs is None:
+        return None
+    out: dict[str, int] = {}
+    for sig, n in g.sigs.items():
+        v = sig[i]
+        if "<" in v:  # a variable field in another kind of line: its raw values were not counted
+            return None
+        out[v] = out.get(v, 0) + n
+        if len(out) > bound:
+            return None
+    return out
+
+
 def once(g: Group) -> list[tuple[int, str]]:
     """The lines (number, text) holding a value seen at most :data:`TWICE` times of a field with few values.
 
     A group of at least :data:`ONCE_MIN` lines whose field has few values (:data:`VALUES`, or
-    :data:`WORDS` for a field of words), at most :data:`ONCE_MAX` of them seen at most twice and
+    :data:`WORDS` for a field of words), at most :data:`ONCE_MAX` of them seen at most twice (else
+    seen once) and
     another seen at least :data:`ONCE_MIN` // 2 times: such a value is an anomaly (a will message
     among sensor readings, ``exit_group(2`` among ``close(3``, configure's ``... no`` among
     ``... yes``), not shown by a count in the fold line; both its lines are shown. Only fields of
@@ -27,12 +45,14 @@ def once(g: Group) -> list[tuple[int, str]]:
     for i, t in enumerate(g.template.toks):
         if not any(k in t for k in _NAMES) and t != "<n>":
             continue
-        vals = g.values[i] if i in g.values else g.field(i)
+        vals = _counts(g, i, WORDS if t == "<*>" else VALUES)
         if vals is None or len(vals) < 2:
             continue
         if t == "<n>" and not _code(vals):
             continue
         rare = [v for v, n in vals.items() if n <= TWICE]
+        if len(rare) > ONCE_MAX:  # too many seen twice: those seen once, as when only they counted
+            rare = [v for v, n in vals.items() if n == 1]
         if not rare or len(rare) > ONCE_MAX or max(vals.values()) < ONCE_MIN // 2:
             continue
         for v in rare:
