@@ -54,3 +54,11 @@ def test_values_seen_twice_do_not_hide_one_seen_once(way: object) -> None:
     lines = checks(200, odd)
     out = way(lines)  # type: ignore[operator]
     assert lines[151] in out
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_line_seen_twice_as_it_was_is_shown_once(way: object) -> None:
+    lines = ["start", *(f"job {'abc'[i % 3]} state ok" for i in range(200)), "stop"]
+    lines[51] = lines[151] = "job a state lost"
+    out = way(lines)  # type: ignore[operator]
+    assert out.count("job a state lost") == 1

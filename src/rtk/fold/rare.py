@@ -59,7 +59,9 @@ def once(g: Group) -> list[tuple[int, str]]:
             hits = [g.firsts.get((i, v)), g.firsts.get((i, v, 2))]
             if hits[0] is None and g.sigs is not None:  # a constant token where lines differ: by kind of line
                 hits = [g.firsts.get(k) for s, n in g.sigs.items() if n <= TWICE and s[i] == v for k in (s, (s, 2))]
+            seen: set[str] = set()
             for hit in hits:
-                if hit is not None and hit[0] != g.first:
+                if hit is not None and hit[0] != g.first and hit[1] not in seen:  # a line again as it was: once
                     found[hit[0]] = hit[1]
+                    seen.add(hit[1])
     return sorted(found.items())
