@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from tests.fold.test_once import WAYS, topics
 
 
