@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
 VALUES = 5  # a field with at most this many distinct values lists them with counts
+WORDS = 16  # a field of words (``<*>``) counts this many values, for Group.once (a rare answer among 6+)
+TWICE = 2  # Group.once: a value seen at most this many times is rare; its lines are kept (2 per value)
 SIGS = 64  # kinds of masked line counted per group at most (the values of its constant tokens)
 _COUNTED = ("<n>", "<pct>", "<size>")
 _MEASURED = ("<n>", "<dur>", "<time>", "<size>")  # fields where a value far above the usual is an anomaly
@@ -137,7 +139,7 @@ class Group:
 
     __slots__ = (
         "cancelled", "count", "counted", "first", "firsts", "head", "key", "last", "last_no", "measure", "measured",
-        "mono", "prev", "shown", "sigs", "template", "tents", "valued", "values",
+        "mono", "prev", "shown", "sigs", "template", "tents", "valued", "values", "wide",
     )  # fmt: skip
 
     def __init__(
@@ -158,8 +160,10 @@ class Group:
         # Raw values of the variable fields (their mask holds a kind); None once past VALUES.
         self.values: dict[int, dict[str, int] | None] = {i: {raw[i]: 1} for i, m in enumerate(ms) if "<" in m}
         self.valued = list(self.values)  # fields still listing their values
-        # Where each value of a listed field (key (field, value)) and each kind of masked line (key: the
-        # masked tokens) was first seen: (line number, line); bounded by VALUES per field and SIGS.
+        self.wide = {i for i, m in enumerate(ms) if m == "<*>"}  # fields of words: counted up to WORDS values
+        # Where each value of a listed field (key (field, value); its second line: (field, value, 2)) and
+        # each kind of masked line (key: the masked tokens) was first seen: (line number, line); bounded
+        # by 2 lines per value, VALUES (WORDS) values per field and SIGS.
         self.firsts: dict[object, tuple[int, str]] = {}
         self.mono: list[int] = [0] * len(raw)  # per field: 0 unknown, 1 rising, -1 falling, 2 neither
         self.counted = [i for i, m in enumerate(ms) if m in _COUNTED]  # fields that may be progress counters
@@ -218,6 +222,8 @@ class Group:
             n = sigs.get(sig)
             if n is not None:
                 sigs[sig] = n + 1
+                if n == 1:  # its second line (Group.once)
+                    self.firsts[sig, 2] = (no, line)
             else:
                 if len(sigs) < SIGS:
                     self.firsts[sig] = (no, line)
@@ -230,8 +236,10 @@ class Group:
                 assert vals is not None
                 tok = raw[i]
                 if tok in vals:
-                    vals[tok] += 1
-                elif len(vals) >= VALUES:
+                    n = vals[tok] = vals[tok] + 1
+                    if n == 2:
+                        self.firsts[i, tok, 2] = (no, line)
+                elif len(vals) >= (WORDS if i in self.wide else VALUES):
                     values[i] = None
                     full = True
                 else:
@@ -302,26 +310,33 @@ class Group:
         self.last_no = nos[-1]
         self.last = lines[-1]
         own = self.sigs
-        if len(sigset) == 1:
-            own[sigs[0]] += len(sigs)
-        else:
-            for sig, n in Counter(sigs).items():
-                own[sig] += n
+        for sig, n in Counter(sigs).items() if len(sigset) > 1 else ((sigs[0], len(sigs)),):
+            if own[sig] == 1:  # its second line (Group.once)
+                k = sigs.index(sig)
+                self.firsts[sig, 2] = (nos[k], lines[k])
+            own[sig] += n
         if self.valued:
             values = self.values
             for i in self.valued:
                 vals = values[i]
                 assert vals is not None
                 col = column(i)
+                bound = WORDS if i in self.wide else VALUES
                 for tok, n in Counter(col).items():
                     if tok not in vals:
-                        if len(vals) < VALUES:  # a new value: where it was first seen
+                        if len(vals) < bound:  # a new value: where it was first seen, and seen again
                             k = col.index(tok)
                             self.firsts[i, tok] = (nos[k], lines[k])
+                            if n > 1:
+                                k = col.index(tok, k + 1)
+                                self.firsts[i, tok, 2] = (nos[k], lines[k])
                         vals[tok] = n
                     else:
+                        if vals[tok] == 1:
+                            k = col.index(tok)
+                            self.firsts[i, tok, 2] = (nos[k], lines[k])
                         vals[tok] += n
-                if len(vals) > VALUES:
+                if len(vals) > bound:
                     values[i] = None
             self.valued = [i for i in self.valued if values[i] is not None]
         if self.counted:
@@ -426,7 +441,8 @@ class Group:
     def field(self, i: int) -> dict[str, int] | None:
         """The values of field ``i`` with their counts, or None when there are more than :data:`VALUES`."""
         if i in self.values:
-            return self.values[i]
+            vals = self.values[i]
+            return vals if vals is None or len(vals) <= VALUES else None
         if self.sigs is None:
             return None
         out: dict[str, int] = {}
@@ -440,34 +456,7 @@ class Group:
         return out
 
     def once(self) -> list[tuple[int, str]]:
-        """The lines (number, text) holding the value seen once of a field with few values in a long group.
+        """The lines (number, text) of a rare value of a field with few values in a long group: :func:`rare.once`."""
+        from rtk.fold.rare import once
 
-        A group of at least :data:`ONCE_MIN` lines whose field has at most :data:`VALUES` values, at
-        most :data:`ONCE_MAX` of them seen once and another seen at least :data:`ONCE_MIN` // 2 times:
-        a value seen once there is an anomaly (a will message among sensor readings, ``exit_group(2``
-        among ``close(3``), not shown by a count of one in the fold line. Only fields of words and names
-        (:data:`_NAMES`) and numbers whose values are codes (:func:`_code`: ``206`` among ``200`` and
-        ``304``; not a count ``0``..``12``): a time, id or measure seen once is no anomaly
-        (a far number is an outlier). Its head is shown already.
-        """
-        if self.count < ONCE_MIN or len(self.template.toks) != len(self.head):
-            return []
-        found: dict[int, str] = {}
-        for i, t in enumerate(self.template.toks):
-            if not any(k in t for k in _NAMES) and t != "<n>":
-                continue
-            vals = self.field(i)
-            if vals is None or len(vals) < 2:
-                continue
-            if t == "<n>" and not _code(vals):
-                continue
-            ones = [v for v, n in vals.items() if n == 1]
-            if not ones or len(ones) > ONCE_MAX or max(vals.values()) < ONCE_MIN // 2:
-                continue
-            for v in ones:
-                hit = self.firsts.get((i, v))
-                if hit is None and self.sigs is not None:  # a constant token where lines differ: by kind of line
-                    hit = next((self.firsts.get(s) for s, n in self.sigs.items() if n == 1 and s[i] == v), None)
-                if hit is not None and hit[0] != self.first:
-                    found[hit[0]] = hit[1]
-        return sorted(found.items())
+        return once(self)
