@@ -3,7 +3,8 @@
 The reference below is the event reader as it was before plans (commit 17bf5d5): every log of
 tests/logdata and synthetic JSON-lines logs (outliers, levels above info, nested objects,
 escaped quotes, unicode, arrays, odd keys) must give the same events, and fold byte-identically
-whole, in blocks and live, with the reference (and the folder's JSON shortcut off) as with the new code.
+whole, in blocks and live, with the reference as with the new code. The marker shortcuts (the hints of
+a block found at once, a hint-free line's level tests) agree with the line-by-line tests on every line.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from rtk.fold import folder as folder_mod
 from rtk.fold import jsonl
 from rtk.fold.folder import Folder, fold_lines
 from rtk.fold.live import FoldStream
+from rtk.fold.markers import Hints, access, access_hint, has_hint, hinted, is_marker, is_marker_unhinted
 from rtk.text import clean, decode
 
 DATA = Path(__file__).resolve().parent.parent / "logdata"
@@ -185,3 +187,26 @@ def test_folds_byte_identical(name: str, monkeypatch: pytest.MonkeyPatch) -> Non
     old = _folds(lines)
     assert new == old
     assert any("more like: level=" in ln for ln in new[0])  # events were folded by their fields
+
+
+@pytest.mark.parametrize("name", [n for n, _ in ALL])
+def test_hints_of_a_block_same_as_line_by_line(name: str) -> None:
+    lines = [ln for ln in dict(ALL)[name] if "\n" not in ln][:3000]
+    assert hinted(lines) == {i for i, ln in enumerate(lines) if has_hint(ln)}
+    hints = Hints(lines)
+    assert [hints.has(i, ln) for i, ln in enumerate(lines)] == list(map(has_hint, lines))
+
+
+@pytest.mark.parametrize("name", [n for n, _ in ALL])
+def test_marker_of_a_hint_free_line_same_as_the_whole_test(name: str) -> None:
+    for line in dict(ALL)[name]:
+        hit = access(line) if access_hint(line) else None
+        if has_hint(line) or (hit is not None and hit[1][0] in "45"):
+            continue  # (such lines take is_marker itself)
+        assert is_marker_unhinted(line) == is_marker(line), line
+
+
+def test_hints_found_in_their_own_lines() -> None:
+    lines = ['{"level":"info","msg":"ok"}', "all good", '{"level":"info","msg":"Timed Out"}', " W/tag: x", ""]
+    assert hinted(lines) == {2, 3}
+    assert hinted(["a", "b"]) == set()
