@@ -160,8 +160,11 @@ def event(line: str) -> Event | None:
     for prefix, (_gap, _key, quote, inside, array, scalar, _opening) in zip(plan.prefixes, fields, strict=True):
         value = inside or array or scalar
         toks.append(prefix + value)
-        value = quote + value
-        masks.append(prefix + (get(value) or _mask_value(value)))
+        if quote:
+            value = quote + value
+            masks.append(prefix + (get(value) or _mask_value(value)))
+        else:  # (its first character says: not remembered, as numbers are mostly each new)
+            masks.append(prefix + ("<n>" if value[:1] in "-0123456789" else "<str>"))
     request = None
     if plan.reqs:
         path = status = None
