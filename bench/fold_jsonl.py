@@ -1,6 +1,6 @@
 """A 2,000-line JSON-lines log through rtk read (issue 15's 30 ms budget), interleaved with an older rtk.
 
-``python bench/fold_jsonl.py [--old SRC] [--also DIR] [--runs N] [--record]``. The log is 2,000 lines of the real
+``python bench/fold_jsonl.py [--old SRC [--label TEXT]] [--also DIR] [--runs N] [--record]``. The log is 2,000 lines of the real
 captures tests/logdata/node-jsonl.log and structlog-sync.log in turn, each with a ``"seq"`` field added.
 Each round runs ``rtk read --raw`` and ``rtk read`` of it (and, with ``--old``, the same with the
 ``src`` directory of another checkout, e.g. a detached worktree of main, first on the path); the
@@ -17,6 +17,7 @@ import os
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,9 @@ def main(argv: list[str]) -> int:
     for k in envs:
         figures[f"{k}_fold_over_plain_read_cpu_ms"] = round(med[f"{k}_fold"] - med[f"{k}_raw"], 2)
     figures |= {"runs": runs, "lines": 2000, "load_average_1min": round(os.getloadavg()[0], 2)}
+    figures["measured"] = time.strftime("%Y-%m-%d %H:%M")
+    if old is not None:
+        figures["old"] = argv[argv.index("--label") + 1] if "--label" in argv else old
     print(json.dumps(figures, indent=2))
     if "--record" in argv:
         path = ROOT / "bench" / "results.json"
