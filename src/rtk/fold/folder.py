@@ -10,7 +10,16 @@ from rtk.fold.group import Group
 from rtk.fold.held import Known, count_held, open_known, put_back
 from rtk.fold.jsonl import event, request
 from rtk.fold.late import Late
-from rtk.fold.markers import Blocks, access, access_hint, has_hint, is_location, is_marker, level_in_digits
+from rtk.fold.markers import (
+    Blocks,
+    Hints,
+    access,
+    access_hint,
+    is_location,
+    is_marker,
+    is_marker_unhinted,
+    level_in_digits,
+)
 from rtk.fold.mask import mask, spans, tokens
 from rtk.fold.miner import Miner, Template
 from rtk.fold.repeat import close_block
@@ -136,6 +145,7 @@ class Folder:
         groups = self.groups.get
         blocks = self.blocks
         take = self._take
+        hint = Hints(lines).has
         batches = self._batches
         batch = batches.get
         self._block, self._first = lines, first
@@ -157,7 +167,7 @@ class Folder:
                     blocks.kind
                     or (line[:1] in _ROUTE and _STARTS.match(line) is not None)
                     or "/" in line[:3]
-                    or has_hint(line)
+                    or hint(no - first, line)
                 ):
                     take(no, line)
                     continue
@@ -286,7 +296,10 @@ class Folder:
         return t, key, sig
 
     def _take(self, no: int, line: str, shape: bytes | None = None, counted: bool = False) -> None:
-        """One line, the whole way: markers, blocks, template, group (``shape``: remember it for the fast path)."""
+        """One line, the whole way: markers, blocks, template, group (``shape``: remember it for the fast path).
+
+        ``counted``: the block's pass counted its request and found no hint and no failed request in it.
+        """
         if self._sect is not None and section_line(self, no, line):
             return
         if not counted:
@@ -307,7 +320,7 @@ class Folder:
             self._marked = not blank
             self.pending.append(["show", no, line])
             return
-        if is_marker(line):
+        if is_marker_unhinted(line) if counted else is_marker(line):
             self._marker(no, line)
             return
         if line[:1] == "{" and (ev := event(line)) is not None:  # a JSON log event: its level, message, fields

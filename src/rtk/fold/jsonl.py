@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from rtk import recache
 from rtk.fold.mask import kind, mask
 
 # One ``"key": value`` pair and the punctuation before it (``,`` or closing ``}``/``]``, which tell the depth):
 # the value a string, a flat array, a scalar, or the opening of an object or array (whose own pairs follow).
-# Strings are taken whole, so a ``"k":`` inside one is never a key.
+# Strings are taken whole, so a ``"k":`` inside one is never a key. Groups: the punctuation, the key, the
+# opening quote of a string value and its inside, an array, a scalar (without its trailing blanks), an opening.
 _PAIR = recache.pattern(
     r'([\s,{}\[\]]*)"([^"\\]*(?:\\.[^"\\]*)*)"\s*:\s*'
-    r'("[^"\\]*(?:\\.[^"\\]*)*"|\[(?:[^\[\]{}"]|"[^"\\]*(?:\\.[^"\\]*)*")*\]|[^\s"{}\[\],][^{}\[\],]*|\{|\[)'
+    r'(?:(")([^"\\]*(?:\\.[^"\\]*)*)"|(\[(?:[^\[\]{}"]|"[^"\\]*(?:\\.[^"\\]*)*")*\])'
+    r'|([^\s"{}\[\],](?:[^{}\[\],]*[^\s{}\[\],])?)\s*|(\{|\[))'
 )
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    _Pair = tuple[str, str, str, str, str, str, str]
+_SHAPE = itemgetter(0, 1, 2, 6)  # what a pair's part in an event depends on: depth, key, string or not, opening
 _LEVEL_KEYS = frozenset(("level", "severity", "lvl", "levelname", "@l", "log.level"))
 _MSG_KEYS = frozenset(("msg", "message", "@m", "@mt", "event"))
 _PATH_KEYS = frozenset(("url", "path", "uri", "request_uri", "route", "originalUrl"))
@@ -20,6 +30,7 @@ MAX_FIELDS = 40  # an event with more fields than this is taken as ordinary text
 CACHE = 50_000  # masked values remembered before the cache starts again
 _masks: dict[str, str] = {}  # a value -> its kind
 _msgs: dict[str, str] = {}  # a message -> it masked
+_plans: dict[str, _Plan | None] = {}  # an event's shape -> its plan (None: not an event)
 
 
 class Event:
@@ -37,7 +48,7 @@ _KINDS = frozenset(("<time>", "<ip>", "<uuid>", "<url>", "<path>"))
 
 
 def _mask_value(value: str) -> str:
-    """The kind of a field's value: ``<n>`` for a number; ``<time>``, ``<ip>``, ``<path>``... or ``<str>`` for a string."""
+    """The kind of a field's value (a string's with its opening quote): ``<n>`` for a number; ``<time>``, ``<path>``... or ``<str>``."""
     got = _masks.get(value)
     if got is not None:
         return got
@@ -46,7 +57,7 @@ def _mask_value(value: str) -> str:
     elif value[1:2] == "/":
         k = "<path>"
     else:
-        k = kind(value[1:-1]) or "<str>" if len(value) > 2 else "<str>"
+        k = kind(value[1:]) or "<str>" if len(value) > 1 else "<str>"
         k = k if k in _KINDS else "<str>"
     if len(_masks) > CACHE:
         _masks.clear()
@@ -67,6 +78,53 @@ def _mask_message(msg: str) -> str:
     return got
 
 
+class _Plan:
+    """What the pairs of events of one shape are: the level's, the message's, the fields' (their ``key=``) and the request's."""
+
+    __slots__ = ("fields", "level", "level_key", "msg", "prefixes", "reqs")
+
+    def __init__(self, level: int, level_key: str, msg: int, fields: list[int], keys: list[str]) -> None:
+        self.level = level
+        self.level_key = level_key
+        self.msg = msg
+        # The fields' pairs of a line, in C (itemgetter gives a tuple for two places or more).
+        self.fields: Callable[[list[_Pair]], tuple[_Pair, ...]] = (
+            itemgetter(*fields)
+            if len(fields) > 1
+            else itemgetter(slice(fields[0], fields[0] + 1) if fields else slice(0))
+        )
+        self.prefixes = [f"{k}=" for k in keys]
+        # Fields that may name a request: (their place among the fields, whether a path)
+        self.reqs = [(i, k in _PATH_KEYS) for i, k in enumerate(keys) if k in _PATH_KEYS or k in _STATUS_KEYS]
+
+
+def _plan(pairs: list[_Pair]) -> _Plan | None:
+    """The plan of an event's pairs (None: not an event); it depends only on what :data:`_SHAPE` takes of them."""
+    depth = -1
+    level = msg = -1
+    level_key = ""
+    fields: list[int] = []
+    keys: list[str] = []
+    for i, (gap, key, quote, _inside, _array, _scalar, opening) in enumerate(pairs):
+        if gap != ",":
+            depth += gap.count("{") + gap.count("[") - gap.count("}") - gap.count("]")
+        if opening:
+            depth += 1
+            continue
+        if depth <= 0:
+            if level < 0 and key in _LEVEL_KEYS:
+                level, level_key = i, key
+                continue
+            if msg < 0 and key in _MSG_KEYS and quote:
+                msg = i
+                continue
+        fields.append(i)
+        keys.append(key)
+    if level < 0 or msg < 0 or len(fields) > MAX_FIELDS:
+        return None
+    return _Plan(level, level_key, msg, fields, keys)
+
+
 def event(line: str) -> Event | None:
     """The tokens of a one-line JSON log event with a level and a message at its top level, else None.
 
@@ -74,42 +132,54 @@ def event(line: str) -> Event | None:
     (``"request completed"``), then every other scalar field in order as ``key=value`` under
     its own name (a nested ``"req":{"url":...}`` gives ``url=...``). A field's mask is
     ``key=<kind>``, so an event's template is its level, its message and its fields' names.
-    One regular expression finds the pairs (in C); no JSON parser runs.
+    One regular expression finds the pairs (in C); no JSON parser runs. Which pair is the level,
+    the message or a field depends only on the line's shape (its punctuation, keys and which
+    values are strings): worked out once per shape.
     """
     if line[:1] != "{" or line[-1:] != "}":
         return None
-    depth = -1
-    level: str | None = None
-    msg: str | None = None
+    pairs: list[_Pair] = _PAIR.findall(line)
+    # A NUL in a key could make two shapes one; such a line is planned on its own.
+    shape = "\0".join(map("\0".join, map(_SHAPE, pairs))) if "\0" not in line else None
+    if shape is None:
+        plan = _plan(pairs)
+    else:
+        try:
+            plan = _plans[shape]
+        except KeyError:
+            plan = _plan(pairs)
+            if len(_plans) > CACHE:
+                _plans.clear()
+            _plans[shape] = plan
+    if plan is None:
+        return None
+    get = _masks.get
     toks: list[str] = []
     masks: list[str] = []
-    path = status = None
-    get = _masks.get
-    for gap, key, value in _PAIR.findall(line):
-        if gap != ",":
-            depth += gap.count("{") + gap.count("[") - gap.count("}") - gap.count("]")
-        if value == "{" or value == "[":
-            depth += 1
-            continue
-        if depth <= 0:
-            if level is None and key in _LEVEL_KEYS:
-                level = f"{key}={value.strip(chr(34))}"
-                continue
-            if msg is None and key in _MSG_KEYS and value[:1] == '"':
-                msg = value
-                continue
-        quoted = value[:1] == '"'
-        if not quoted:
-            value = value.rstrip()
-        toks.append(f"{key}={value[1:-1] if quoted else value}")
-        masks.append(f"{key}={get(value) or _mask_value(value)}")
-        if key in _PATH_KEYS and value[:2] == '"/':
-            path = value[1:-1]
-        elif key in _STATUS_KEYS and len(value) == 3 and value.isdigit() and value[0] in "12345":
-            status = value
-    if level is None or msg is None or len(toks) > MAX_FIELDS:
-        return None
-    request = (path, status) if path is not None and status is not None else None
+    fields = plan.fields(pairs)
+    for prefix, (_gap, _key, quote, inside, array, scalar, _opening) in zip(plan.prefixes, fields, strict=True):
+        value = inside or array or scalar
+        toks.append(prefix + value)
+        if quote:
+            value = quote + value
+            masks.append(prefix + (get(value) or _mask_value(value)))
+        else:  # (its first character says: not remembered, as numbers are mostly each new)
+            masks.append(prefix + ("<n>" if value[:1] in "-0123456789" else "<str>"))
+    request = None
+    if plan.reqs:
+        path = status = None
+        for i, is_path in plan.reqs:
+            _gap, _key, quote, inside, _array, scalar, _opening = fields[i]
+            if is_path:
+                if quote and inside[:1] == "/":
+                    path = inside
+            elif len(scalar) == 3 and scalar.isdigit() and scalar[0] in "12345":
+                status = scalar
+        if path is not None and status is not None:
+            request = (path, status)
+    p = pairs[plan.level]
+    level = f"{plan.level_key}={(p[2] + p[3] + p[2] if p[2] else p[4] or p[5]).strip(chr(34))}"
+    msg = '"' + pairs[plan.msg][3] + '"'
     return Event([level, msg, *toks], [level, _mask_message(msg), *masks], request)
 
 

@@ -90,6 +90,15 @@ def is_marker(line: str) -> bool:
     return not (_NOTHING.search(line) and len(words) <= len(_NOTHING.findall(line)))
 
 
+def is_marker_unhinted(line: str) -> bool:
+    """:func:`is_marker` of a line without a hint (:func:`has_hint`) that is no failed request: its level tests only."""
+    return bool(
+        (line[:1] in "WEF<" and _LEVEL.search(line))
+        or (line[:1] == "{" and _JSON_LEVEL.search(line))
+        or (":  " in line and _LEVEL.search(line))
+    )
+
+
 # What a line may carry a marker or open a block with, lowered: the words of is_marker's first test,
 # PostgreSQL's DETAIL:, HINT:, STATEMENT: and CONTEXT: with their two spaces (not every ``LOG:  `` line),
 # logcat's `` W/`` and Java's Throwable (lines starting with W, E, F, <, a blank or ``...`` are looked at
@@ -100,6 +109,45 @@ _HINTS = (*_KEYS, "detail:  ", "hint:  ", "statement:  ", "context:  ", " w/", "
 def has_hint(line: str) -> bool:
     """Whether ``line`` holds a hint (any case): only such a line can be a marker unless it starts like one."""
     return any(map(line.lower().__contains__, _HINTS))
+
+
+def hinted(lines: list[str]) -> set[int]:
+    """The indexes of the lines (none holding a newline) that hold a hint: :func:`has_hint` of each, searched for in C.
+
+    The lines are lowered together and each hint found in the whole text; a hint holds no newline,
+    so each one found lies in one line, named by where the lines start.
+    """
+    from bisect import bisect_right
+    from itertools import accumulate
+
+    low = "\n".join(lines).lower()
+    starts = list(accumulate(len(x) + 1 for x in low.split("\n")))  # where each next line starts
+    out: set[int] = set()
+    for h in _HINTS:
+        i = low.find(h)
+        while i >= 0:
+            k = bisect_right(starts, i)
+            out.add(k)
+            i = low.find(h, starts[k])
+    return out
+
+
+class Hints:
+    """:func:`has_hint` of the lines of a block; a JSON event's found with all the block's at once, when first asked."""
+
+    __slots__ = ("found", "lines")
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.found: set[int] | None = None
+
+    def has(self, i: int, line: str) -> bool:
+        """Whether ``line``, the block's line ``i``, holds a hint."""
+        if line[:1] != "{":
+            return has_hint(line)
+        if self.found is None:
+            self.found = hinted(self.lines)
+        return i in self.found
 
 
 def level_in_digits(line: str) -> bool:
