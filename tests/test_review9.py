@@ -1,0 +1,28 @@
+"""Hostile review 9: closed standard streams, the live fold's timed loop, hostile fold inputs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+
+def _sh(line: str, cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    """Run ``line`` with bash, ``RTK`` standing for this interpreter's rtk."""
+    rtk = f"{sys.executable} -m rtk"
+    return subprocess.run(["bash", "-c", line.replace("RTK", rtk)], cwd=cwd, capture_output=True, timeout=60)
+
+
+def test_closed_stderr_runs_the_command_and_keeps_its_exit_code(tmp_path: Path) -> None:
+    # rtk cmd 2>&- crashed before the command ran: internal error AttributeError (sys.stderr is None), exit 1.
+    got = _sh("RTK run -c 'echo out; echo err >&2; exit 3' 2>&-", tmp_path)
+    assert got.returncode == 3
+    assert got.stdout == b"out\n"  # the child's stderr is thrown away, as the user asked; not merged in
+    got = _sh("RTK ls /nonexistent-review9 2>&-", tmp_path)
+    assert got.returncode == 2 and b"internal error" not in got.stdout
+
+
+def test_closed_stdout_runs_the_command_and_keeps_its_exit_code(tmp_path: Path) -> None:
+    got = _sh("RTK run -c 'echo out; echo err >&2; touch ran; exit 3' >&-", tmp_path)
+    assert got.returncode == 3 and b"internal error" not in got.stderr
+    assert (tmp_path / "ran").exists()
