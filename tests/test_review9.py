@@ -26,3 +26,25 @@ def test_closed_stdout_runs_the_command_and_keeps_its_exit_code(tmp_path: Path) 
     got = _sh("RTK run -c 'echo out; echo err >&2; touch ran; exit 3' >&-", tmp_path)
     assert got.returncode == 3 and b"internal error" not in got.stderr
     assert (tmp_path / "ran").exists()
+
+
+def test_jsonl_event_deeply_nested_line_is_linear() -> None:
+    # The punctuation before each pair was read unbounded: a run of 30,000 closing braces was scanned again
+    # from each of its characters (about 10 s for this one line; a 36 MB log of 2,000 such lines took > 2 min).
+    import time
+
+    from rtk.fold import jsonl
+
+    line = '{"level":"info","msg":"m","a":' + '{"b":' * 30_000 + "1" + "}" * 30_000 + "}"
+    t = time.process_time()
+    e = jsonl.event(line)
+    assert time.process_time() - t < 1.0
+    assert e is not None and e.toks == ["level=info", '"m"', "b=1"]
+    # A pair after a run of punctuation longer than the bound: its depth is unknown, the line is not an event.
+    wide = '{"level":"info","msg":"m","a":[' + "{}," * 30_000 + '{}],"n":2}'
+    t = time.process_time()
+    assert jsonl.event(wide) is None
+    assert time.process_time() - t < 1.0
+    # Ordinary nesting still reads: the nested field by its own name, the depth right after closing braces.
+    e = jsonl.event('{"level":"info","msg":"m","a":{"b":{"c":1}},"n":2}')
+    assert e is not None and e.toks == ["level=info", '"m"', "c=1", "n=2"]

@@ -7,9 +7,11 @@ from rtk.fold.mask import kind, mask
 
 # One ``"key": value`` pair and the punctuation before it (``,`` or closing ``}``/``]``, which tell the depth):
 # the value a string, a flat array, a scalar, or the opening of an object or array (whose own pairs follow).
-# Strings are taken whole, so a ``"k":`` inside one is never a key.
+# Strings are taken whole, so a ``"k":`` inside one is never a key. The punctuation is read up to GAP characters:
+# unbounded, a run of thousands of closing braces was scanned again from each of its characters (quadratic).
+GAP = 64  # a pair after this much punctuation (nesting no log event has): the line is not taken as an event
 _PAIR = recache.pattern(
-    r'([\s,{}\[\]]*)"([^"\\]*(?:\\.[^"\\]*)*)"\s*:\s*'
+    r'([\s,{}\[\]]{0,64})"([^"\\]*(?:\\.[^"\\]*)*)"\s*:\s*'
     r'("[^"\\]*(?:\\.[^"\\]*)*"|\[(?:[^\[\]{}"]|"[^"\\]*(?:\\.[^"\\]*)*")*\]|[^\s"{}\[\],][^{}\[\],]*|\{|\[)'
 )
 _LEVEL_KEYS = frozenset(("level", "severity", "lvl", "levelname", "@l", "log.level"))
@@ -87,6 +89,8 @@ def event(line: str) -> Event | None:
     get = _masks.get
     for gap, key, value in _PAIR.findall(line):
         if gap != ",":
+            if len(gap) >= GAP:  # the punctuation may go on before it: the depth is not known
+                return None
             depth += gap.count("{") + gap.count("[") - gap.count("}") - gap.count("]")
         if value == "{" or value == "[":
             depth += 1
