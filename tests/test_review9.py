@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -48,3 +49,19 @@ def test_jsonl_event_deeply_nested_line_is_linear() -> None:
     # Ordinary nesting still reads: the nested field by its own name, the depth right after closing braces.
     e = jsonl.event('{"level":"info","msg":"m","a":{"b":{"c":1}},"n":2}')
     assert e is not None and e.toks == ["level=info", '"m"', "c=1", "n=2"]
+
+
+def test_config_init_never_writes_through_a_dangling_symlink_and_says_why_in_one_line(tmp_path: Path) -> None:
+    # A dangling symlink at the config path was "internal error: FileExistsError"; a config dir under a
+    # file was "internal error: NotADirectoryError".
+    link = tmp_path / "config.toml"
+    link.symlink_to(tmp_path / "elsewhere.toml")
+    env = {**os.environ, "RTK_CONFIG": str(link)}
+    got = subprocess.run([sys.executable, "-m", "rtk", "config", "--init"], env=env, capture_output=True, text=True)
+    assert got.returncode != 0 and got.stderr == f"rtk: {link} already exists; not overwriting it\n"
+    assert not (tmp_path / "elsewhere.toml").exists()
+    (tmp_path / "afile").write_text("")
+    env = {**os.environ, "RTK_CONFIG": str(tmp_path / "afile" / "config.toml")}
+    got = subprocess.run([sys.executable, "-m", "rtk", "config", "--init"], env=env, capture_output=True, text=True)
+    assert got.returncode != 0 and got.stderr.startswith("rtk: cannot write ") and got.stderr.count("\n") == 1
+    assert "internal error" not in got.stderr
