@@ -65,3 +65,12 @@ def test_config_init_never_writes_through_a_dangling_symlink_and_says_why_in_one
     got = subprocess.run([sys.executable, "-m", "rtk", "config", "--init"], env=env, capture_output=True, text=True)
     assert got.returncode != 0 and got.stderr.startswith("rtk: cannot write ") and got.stderr.count("\n") == 1
     assert "internal error" not in got.stderr
+
+
+def test_a_blank_line_printed_by_the_live_folds_timer_is_not_lost(tmp_path: Path) -> None:
+    # The runner printed tick()'s and idle()'s text only when truthy: a blank line held alone came back as ""
+    # and was dropped (a, blank, b printed "a\nb\n").
+    env = {**os.environ, "RTK_DB_PATH": str(tmp_path / "db")}
+    line = "echo a; sleep 1.3; echo; sleep 1.3; echo b; exit 3"
+    got = subprocess.run([sys.executable, "-m", "rtk", "run", "-c", line], env=env, capture_output=True, timeout=60)
+    assert got.returncode == 3 and got.stdout == b"a\n\nb\n"
