@@ -74,3 +74,22 @@ def test_a_blank_line_printed_by_the_live_folds_timer_is_not_lost(tmp_path: Path
     line = "echo a; sleep 1.3; echo; sleep 1.3; echo b; exit 3"
     got = subprocess.run([sys.executable, "-m", "rtk", "run", "-c", line], env=env, capture_output=True, timeout=60)
     assert got.returncode == 3 and got.stdout == b"a\n\nb\n"
+
+
+def test_a_trailing_blank_line_is_kept_short_or_folded(tmp_path: Path) -> None:
+    # FoldStream.finish joined its lines without a final newline and the runner ends the text only when it
+    # is not ended: a last blank line was lost ("a", "" printed "a\n").
+    from rtk.fold.live import FoldStream
+
+    fs = FoldStream(["x"], 200, None, None)
+    assert fs.feed("a") is None and fs.feed("") is None
+    assert fs.finish(0) == "a\n\n"  # the runner prints it as it is: a, then the blank line
+    fs = FoldStream(["x"], 200, None, None)
+    shown = [r for i in range(300) if (r := fs.feed(f"row {i} done")) is not None]
+    for ln in ("end", ""):
+        assert fs.feed(ln) is None
+    assert fs.finish(0).endswith("\nend\n\n") and shown
+    env = {**os.environ, "RTK_DB_PATH": str(tmp_path / "db")}
+    line = 'for i in $(seq 300); do echo "row $i done"; done; echo end; echo'
+    got = subprocess.run([sys.executable, "-m", "rtk", "run", "-c", line], env=env, capture_output=True)
+    assert got.returncode == 0 and b"\nrow 300 done\nend\n\n" in got.stdout
