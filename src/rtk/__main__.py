@@ -39,7 +39,33 @@ def _help() -> str:
     return "\n".join(lines)
 
 
+def _reopen_closed_streams() -> None:
+    """An output stream the caller closed (``2>&-``, ``>&-``) is opened on /dev/null, as if redirected there.
+
+    Python leaves ``sys.stderr`` None then (rtk's own writes raised), and the next file rtk opened (the
+    tracking database) took descriptor 2, so a message meant for stderr could land in it.
+    """
+    for fd, name in ((1, "stdout"), (2, "stderr")):  # stdin closed stays closed, as for the raw command
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+            continue  # open after all: left as it is
+        except OSError:
+            pass
+        try:
+            null = os.open(os.devnull, os.O_RDWR)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+            os.set_inheritable(fd, True)  # os.open's descriptors are close-on-exec; the child gets this one
+            setattr(sys, name, open(fd, "w", encoding="utf-8", errors="replace", closefd=False))  # noqa: SIM115 - lives as long as rtk
+        except OSError:
+            pass
+
+
 def main(argv: list[str] | None = None) -> int:
+    _reopen_closed_streams()
     args = sys.argv[1:] if argv is None else list(argv)
     if args and args[0] == "rewrite":
         # The hot path of every agent hook: nothing else is imported.

@@ -361,10 +361,10 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
                 except Exception as e:
                     fail(e)
                     r = None
-                if r:
+                if r is not None:  # "" is one blank line held (not nothing)
                     emit(r + "\n")
                 if filt is not None:  # what it printed, and the lines it left out meanwhile (a reporting filter)
-                    guard.feed(_for_guard(filt, []), [r + "\n"] if r else [])
+                    guard.feed(_for_guard(filt, []), [r + "\n"] if r is not None else [])
                 continue
         b = os.read(fd, 65536)
         if not b:

@@ -23,11 +23,14 @@ def main(args: list[str]) -> int:
         print(path)
         return 0
     if ns.init:
-        if os.path.exists(path):
+        if os.path.lexists(path):  # a symlink too, even one to nothing: never written through
             raise RtkError(f"{path} already exists; not overwriting it")
-        paths.ensure_dir(os.path.dirname(path) or ".")
-        with open(path, "x", encoding="utf-8") as f:
-            f.write(config.default_file_text())
+        try:
+            paths.ensure_dir(os.path.dirname(path) or ".")
+            with open(path, "x", encoding="utf-8") as f:
+                f.write(config.default_file_text())
+        except OSError as e:
+            raise RtkError(f"cannot write {path}: {e.strerror or e}") from None
         print(f"wrote {path}")
         return 0
     config.reset()

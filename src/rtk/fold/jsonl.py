@@ -11,8 +11,11 @@ from rtk.fold.mask import kind, mask
 # the value a string, a flat array, a scalar, or the opening of an object or array (whose own pairs follow).
 # Strings are taken whole, so a ``"k":`` inside one is never a key. Groups: the punctuation, the key, the
 # opening quote of a string value and its inside, an array, a scalar (without its trailing blanks), an opening.
+# The punctuation is read up to GAP characters: unbounded, a run of thousands of closing braces was scanned
+# again from each of its characters (quadratic).
+GAP = 64  # a pair after this much punctuation (nesting no log event has): the line is not taken as an event
 _PAIR = recache.pattern(
-    r'([\s,{}\[\]]*)"([^"\\]*(?:\\.[^"\\]*)*)"\s*:\s*'
+    r'([\s,{}\[\]]{0,64})"([^"\\]*(?:\\.[^"\\]*)*)"\s*:\s*'
     r'(?:(")([^"\\]*(?:\\.[^"\\]*)*)"|(\[(?:[^\[\]{}"]|"[^"\\]*(?:\\.[^"\\]*)*")*\])'
     r'|([^\s"{}\[\],](?:[^{}\[\],]*[^\s{}\[\],])?)\s*|(\{|\[))'
 )
@@ -107,6 +110,8 @@ def _plan(pairs: list[_Pair]) -> _Plan | None:
     keys: list[str] = []
     for i, (gap, key, quote, _inside, _array, _scalar, opening) in enumerate(pairs):
         if gap != ",":
+            if len(gap) >= GAP:  # the punctuation may go on before it: the depth is not known
+                return None
             depth += gap.count("{") + gap.count("[") - gap.count("}") - gap.count("]")
         if opening:
             depth += 1

@@ -123,7 +123,7 @@ class FoldStream(LineFilter):
     def finish(self, exit_code: int) -> str:
         if not self.mode:
             out, self.buf = self.buf, []  # short: whole, as the command printed it
-            return "\n".join(out)
+            return self._last("\n".join(out), out)
         out = self._flush()
         if self.folder is not None:  # lines folded live that the whole output makes rare: printed now
             from rtk.fold.folder import rare_after
@@ -131,9 +131,14 @@ class FoldStream(LineFilter):
             late = rare_after(self.folder)
             out += late
             self.folded -= len(late) - sum(1 for ln in late if ln.startswith("[rtk] rare in the whole output"))
-        text = "\n".join(out)
+        text = self._last("\n".join(out), out)
         self.cut = self.folded + self.omitted
         return text
+
+    @staticmethod
+    def _last(text: str, out: list[str]) -> str:
+        """``text`` with its last line ended when that line is blank (the runner ends the text only when it is not)."""
+        return text + "\n" if out and not out[-1] else text
 
     def idle(self) -> str | None:
         """The command went quiet: print what is held (folds with their counts so far)."""
