@@ -454,9 +454,3 @@ class Group:
             if len(out) > VALUES:
                 return None
         return out
-
-    def once(self) -> list[tuple[int, str]]:
-        """The lines (number, text) of a rare value of a field with few values in a long group: :func:`rare.once`."""
-        from rtk.fold.rare import once
-
-        return once(self)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rtk.fold.held import count_line
+from rtk.fold.rare import once
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,9 +34,9 @@ def summary(self: Folder, g: Group) -> list[str]:
         folded -= 1
     end = g.last_no - 1 if show_last else g.last_no
     done = {e[1] for e in g.tents if e[0] in ("done", "show")}  # (printed already)
-    once = [ln for ln in g.once() if ln[0] <= end and ln[0] not in done]  # a value seen once among many: whole
-    folded -= len(once)
-    out = [count_line(known, g, folded, self.base, end + self.base), *(ln for _, ln in once)]
+    few = [ln for ln in once(g) if ln[0] <= end and ln[0] not in done]  # a value seen once among many: whole
+    folded -= len(few)
+    out = [count_line(known, g, folded, self.base, end + self.base), *(ln for _, ln in few)]
     if show_last:
         out.append(g.last)
     if held and sum(len(str(e[2])) + 1 for e in g.tents) <= sum(len(o) + 1 for o in out):
@@ -43,7 +44,7 @@ def summary(self: Folder, g: Group) -> list[str]:
     if known is not None and held and before + g.count <= TENTS + 1 and not known.same(g):  # live: rare later?
         kept = g.tents[:-1] if show_last else g.tents  # (the last line is shown)
         late = [(int(e[1]), str(e[2])) for e in kept if e[0] == "tent"]  # type: ignore[call-overload]
-        self._late.keep(g.key, [ln for ln in late if ln not in once])
+        self._late.keep(g.key, [ln for ln in late if ln not in few])
     g.cancelled = True  # later lines of this template start a new group
     for e in g.tents:
         if e[0] == "tent":
