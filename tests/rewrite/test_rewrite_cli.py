@@ -140,7 +140,12 @@ def test_non_utf8_bytes_survive(tmp_path: Path) -> None:
 
 def test_docker_compose_v1_reaches_its_toml_filters(tmp_path: Path) -> None:
     """docker-compose (v1) ps/logs/up -d are served by the built-in TOML filters; -q and a foreground up are not."""
-    for line in ("docker-compose ps", "docker-compose -f dev.yml ps", "docker-compose up -d", "docker-compose logs web"):
+    for line in (
+        "docker-compose ps",
+        "docker-compose -f dev.yml ps",
+        "docker-compose up -d",
+        "docker-compose logs web",
+    ):
         assert rewrite(line, cwd=tmp_path).stdout == f"rtk {line}\n".encode(), line
     for line in ("docker-compose ps -q", "docker-compose up"):
         p = rewrite(line, cwd=tmp_path)
