@@ -110,6 +110,8 @@ class CcBuild(LineFilter):
         self.known = False
         self.targets = 0
         self.tests = TestLines(self.limits)
+        self.dirs: list[str] = []  # make's `Entering directory` lines, innermost last
+        self.dir_shown: str | None = None  # the one printed last: relative paths below it are in it
 
     # -- diagnostics -----------------------------------------------------------
 
@@ -180,6 +182,24 @@ class CcBuild(LineFilter):
     # -- lines -----------------------------------------------------------------
 
     def feed(self, line: str) -> str | None:
+        """One line in; what it completes out, after the directory make was in if that is news.
+
+        A recursive make's diagnostics name files relative to the directory it entered: the
+        `Entering directory` line goes out before the first shown line from each directory.
+        """
+        here = self.dirs[-1] if self.dirs else None
+        out = self._feed(line)
+        if out is not None and here is not None and here != self.dir_shown:
+            self.dir_shown = here
+            out = f"{here}\n{out}"
+        if _MAKE_DIR.match(line):
+            if " Entering " in line:
+                self.dirs.append(line)
+            elif self.dirs:
+                self.dirs.pop()
+        return out
+
+    def _feed(self, line: str) -> str | None:
         used, text = self.tests.feed(line)
         if used:  # a test runner's result line (or a line of its failure): passes counted, failures shown
             return self._then(self._close(), text)

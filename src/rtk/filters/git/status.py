@@ -190,8 +190,9 @@ def status(argv: list[str], output: str, exit_code: int) -> str | Filtered | Non
             while i < len(lines) and lines[i].startswith("   "):
                 block.append(lines[i].strip())
                 i += 1
+            hints[len(states)] = []  # its hint (use "git rebase --edit-todo" ...) joins it like any state's
             states.append(" ".join(block[:1]) + ": " + "; ".join(block[1:]) if len(block) > 1 else block[0])
-            in_state = False
+            in_state = True
             continue
         if ln in ("No commands remaining.", "No commands done."):
             states.append(ln)

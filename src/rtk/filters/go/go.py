@@ -110,6 +110,7 @@ class _Block:
         return ("\n".join(out) if out else None), self.dropped
 
 
+_SKIP_REASON_LINES = 2  # of what a skipped test logged: t.Skip's message is its last line
 _MARKERS = ("=== RUN", "=== CONT", "=== PAUSE", "=== NAME", "ok  \t", "?   \t", "FAIL\t", "# ")
 
 
@@ -131,13 +132,15 @@ class GoTest(LineFilter):
         self.block: _Block | None = None
         self.in_build = False
         self.skipping = False
+        self.skips: list[tuple[str, list[str]]] = []  # each skipped test and what it said (its reason)
+        self.skip_open = False  # indented lines after a `--- SKIP` belong to that test
         self.current: str | None = None
         self.logs: dict[str, BoundedBuffer] = {}
         self.shown = 0
         self.known = False
 
     def _close(self) -> str | None:
-        self.in_build = self.skipping = False
+        self.in_build = self.skipping = self.skip_open = False
         blk, self.block = self.block, None
         if blk is None:
             return None
@@ -165,8 +168,12 @@ class GoTest(LineFilter):
                 return line
             self.in_build = False
         if self.skipping and line.startswith((" ", "\t")):
+            if self.skip_open:
+                why = self.skips[-1][1]
+                why.append(line.strip())
+                del why[:-_SKIP_REASON_LINES]
             return None
-        self.skipping = False
+        self.skipping = self.skip_open = False
         if self.block is not None:
             return self.block.line(line)
         if line.startswith(("panic: ", "fatal error: ")) or line == "WARNING: DATA RACE":
@@ -230,7 +237,8 @@ class GoTest(LineFilter):
             return closed
         if verdict == "SKIP":
             self.skipped += 1
-            self.skipping = True
+            self.skips.append((name, [ln.strip() for ln in (buf.lines[-_SKIP_REASON_LINES:] if buf else [])]))
+            self.skipping = self.skip_open = True
             return closed
         if verdict != "FAIL":
             return self._then(closed, line)
@@ -275,6 +283,9 @@ class GoTest(LineFilter):
             out.append(head)
             if self.failed:
                 out.append(f"failed tests ({len(self.failed)}): " + ", ".join(self.failed))
+        if self.skips:  # which tests did not run, and why: a count would not say
+            said = [f"{name} ({' '.join(why)})" if why else name for name, why in self.skips]
+            out.append(f"skipped tests ({len(said)}): " + "; ".join(said))
         return "\n".join(out)
 
 

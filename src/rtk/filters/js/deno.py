@@ -1,7 +1,7 @@
 """Filters for deno test, deno lint and deno check (pretty output); deno run and the rest run unfiltered.
 
-``deno test``: passing and ignored test lines, ``Check``/``Download`` lines and the
-``running N tests`` headers go; every block of the ``ERRORS`` section stays (test
+``deno test``: passing test lines, ``Check``/``Download`` lines and the
+``running N tests`` headers go (ignored tests are named on one line after the summary); every block of the ``ERRORS`` section stays (test
 name => file:line:col, the error, source line, frames; bounded per block by
 ``limits.test_failure_lines``); the ``FAILURES`` list that repeats those headers goes;
 the ``ok | N passed | N failed`` summary and deno's own error lines stay; a closing
@@ -78,6 +78,8 @@ def test(argv: list[str], output: str, exit_code: int) -> str | Filtered:
     section = ""
     acc = Blocks()
     out, block, flush = acc.out, acc.block, acc.flush
+    ignored: list[str] = []
+    summary = -1
 
     for ln in lines:
         s = ln.strip()
@@ -90,6 +92,7 @@ def test(argv: list[str], output: str, exit_code: int) -> str | Filtered:
         if _TEST_SUMMARY.match(s):
             flush()
             section = ""
+            summary = len(out)
             out.append(s)
             continue
         if section == "ERRORS":
@@ -105,10 +108,17 @@ def test(argv: list[str], output: str, exit_code: int) -> str | Filtered:
             if s and s not in headers:  # a failure the ERRORS section did not show
                 out.append(ln)
             continue
-        if _PASS.match(s) or _HEADER.match(s):
+        m = _PASS.match(s)
+        if m is not None and m.group(1) == "ignored":
+            ignored.append(s.rsplit(" ... ", 1)[0])  # which tests did not run is a fact the count does not give
+            continue
+        if m is not None or _HEADER.match(s):
             continue
         out.append(ln)
     flush()
+    if ignored:
+        at = summary + 1 if summary >= 0 else len(out)
+        out.insert(at, "ignored: " + ", ".join(ignored))
     return Filtered(squeeze(out), acc.cut)
 
 

@@ -1,4 +1,4 @@
-"""cargo test and cargo nextest run: failing tests in full (bounded), passing ones counted.
+"""cargo test and cargo nextest run: failing tests in full (bounded), passing ones counted, ignored ones named.
 
 Both build first, so compile errors (which stop the run) come through the cargo
 build filter they extend. A failure keeps its panic message, the assertion's
@@ -111,6 +111,7 @@ class CargoTest(_TestRun):
         self.passed = self.failed = self.ignored = self.filtered = self.measured = 0
         self.suites = 0
         self.failed_names: list[str] = []
+        self.ignored_names: list[str] = []  # `name (reason)` of each test libtest reported as ignored
         self.mode: str | None = None  # "failures" (reading ---- blocks) or "list" (the names recap)
         self.current = None
         self.shown = 0
@@ -129,6 +130,9 @@ class CargoTest(_TestRun):
             name, _, verdict = line[5:].partition(" ... ")
             if verdict.startswith("FAILED"):
                 self._failed_name(name.removesuffix(" - should panic"))
+            elif verdict == "ignored" or verdict.startswith("ignored, "):
+                reason = verdict[len("ignored, ") :].strip()
+                self.ignored_names.append(f"{name} ({reason})" if reason else name)
             return None
         if line.endswith(" --- FAILED") and " " not in line[: -len(" --- FAILED")]:
             self._failed_name(line[: -len(" --- FAILED")])  # terse mode (`-q`)
@@ -220,6 +224,8 @@ class CargoTest(_TestRun):
             out.append(line)
             if more and self.limits.max_failures > 0 and self.shown >= self.limits.max_failures:
                 out.append(f"({more} failures beyond the first {self.shown} not shown in full)")
+        if self.ignored_names:  # which tests did not run, and why, is what an agent asks next
+            out.append("ignored: " + ", ".join(self.ignored_names))
         out.extend(self.diag.render_warnings())
         self.cut += self.diag.cut
         return "\n".join(out)
