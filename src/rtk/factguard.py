@@ -24,7 +24,7 @@ vouched line holds a fact and that the guard restores what it would reading ever
 from __future__ import annotations
 
 from rtk.facts import Fact, _counts, is_marker, line_facts, tag_of
-from rtk.factscan import scan
+from rtk.factscan import scan, scan_counted
 from rtk.presence import Output, present
 
 TYPE_CHECKING = False
@@ -37,6 +37,9 @@ TAG_MIN = 8
 # Facts of a listing entry: a filter that says how many entries it cut ("+35 more") accounts for them.
 LISTED = frozenset(("loc", "path", "hash"))
 HEADER = "[rtk] restored {} the filter dropped:"
+# A counted cut whose compact output is this many times smaller than the raw one is scanned as raw text
+# (``factscan.scan_counted``: nearly every line is dropped, so splitting out the printed ones saves little).
+COUNTED_RAW = 4
 
 
 def _jsonish(raw: str) -> bool:
@@ -78,15 +81,17 @@ def line_missing(
     reference the tests compare the fast path with). ``moved``: the filter's report of the lines
     it regrouped (``filterapi.Filtered.moved``), which the scan checks before it relies on it.
     """
-    kept = compact.split("\n")
     if out is None:
         out = Output(compact)
-    rawlines = raw.split("\n")
+    rawlines: list[str] | None = None
     if exhaustive:
-        gone = set(kept)
-        todo = [ln for ln in dict.fromkeys(rawlines) if ln and ln not in gone]
+        gone = set(compact.split("\n"))
+        todo = [ln for ln in dict.fromkeys(raw.split("\n")) if ln and ln not in gone]
+    elif counted and len(compact) * COUNTED_RAW < len(raw):
+        todo = scan_counted(raw, compact)  # the same lines, without splitting and hashing every raw line
     else:
-        todo = _dropped(rawlines, kept, compact, out, counted, moved)
+        rawlines = raw.split("\n")
+        todo = _dropped(rawlines, compact.split("\n"), compact, out, counted, moved)
     if not todo:
         return {}
     # Tags are counted over every line that may hold one (each holds a marker word, so the scan names it).
