@@ -351,6 +351,7 @@ def _loc_lines(b: _Block, shape: bytes, compact: _Pieces) -> None:
     whose shape holds ``:.`` are tested for a real extension (``_ext_loc``) and read.
     """
     order, ks = b.order, b.ks
+    assert isinstance(order, list)  # (``scan_counted``'s lazy rows never come here)
     shapes = shape.split(b"\n")
     if shape.count(b".:") * 4 > len(order):  # dense: a test per line beats a search per hit
         cand = [k for k, sh in enumerate(shapes) if b".:" in sh and not order[k][:1].isspace()]
