@@ -20,9 +20,19 @@ def by_lines(raw: str, compact: str) -> set[str]:
 
 
 def alike(raw: str, compact: str) -> None:
+    """Past ``RAW_HITS`` lines with a hit the raw text way gives way (None); with no such bound it names the same lines."""
+    want = by_lines(raw, compact)
     got = factscan.scan_counted(raw, compact)
-    assert len(got) == len(set(got)), "a line named twice"
-    assert set(got) == by_lines(raw, compact)
+    if got is not None:
+        assert len(got) == len(set(got)), "a line named twice"
+        assert set(got) == want
+    most = factscan.RAW_HITS
+    factscan.RAW_HITS = 10**9
+    try:
+        unbounded = factscan.scan_counted(raw, compact)
+    finally:
+        factscan.RAW_HITS = most
+    assert unbounded is not None and len(unbounded) == len(set(unbounded)) and set(unbounded) == want
 
 
 @pytest.mark.parametrize("path", PATHS, ids=IDS)
@@ -104,3 +114,18 @@ def test_the_guard_takes_the_raw_text_way_for_a_small_counted_output_and_restore
     monkeypatch.setattr(factguard, "COUNTED_RAW", 10**9)  # never the raw text way
     calls.clear()
     assert factguard.restore(raw, compact, True) == fast and not calls
+
+
+def test_a_warning_repeated_past_the_bound_gives_way_and_restores_alike(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A counted cut of a build that repeats one warning: the raw text way stops early, the lines way decides."""
+    fx = load(Path(__file__).parent / "fixtures" / "du" / "shared-du-usr_centos-7.7.toml")
+    lines = clean(decode(fx.raw)).split("\n")
+    warn = "warning: /usr/lib/x: file changed as we read it"
+    raw = "\n".join([*lines[:100], *[warn] * (factscan.RAW_HITS + 1), "4.0K\t/usr/other", "error: gone"])
+    compact = "\n".join(lines[:10]) + "\n+1461 more\n"
+    assert factscan.scan_counted(raw, compact) is None
+    assert factscan.scan_counted(raw.replace(warn + "\n", "", 2), compact) is not None  # at the bound: still read
+    got = factguard.restore(raw, compact, True)
+    assert got[1] == 2 and got[0].endswith(f"\n{warn}\nerror: gone\n")
+    monkeypatch.setattr(factguard, "COUNTED_RAW", 10**9)  # never the raw text way
+    assert factguard.restore(raw, compact, True) == got

@@ -84,12 +84,13 @@ def line_missing(
     if out is None:
         out = Output(compact)
     rawlines: list[str] | None = None
+    todo: list[str] | None = None
     if exhaustive:
         gone = set(compact.split("\n"))
         todo = [ln for ln in dict.fromkeys(raw.split("\n")) if ln and ln not in gone]
     elif counted and len(compact) * COUNTED_RAW < len(raw):
         todo = scan_counted(raw, compact)  # the same lines, without splitting and hashing every raw line
-    else:
+    if todo is None:
         rawlines = raw.split("\n")
         todo = _dropped(rawlines, compact.split("\n"), compact, out, counted, moved)
     if not todo:
