@@ -24,7 +24,7 @@ vouched line holds a fact and that the guard restores what it would reading ever
 from __future__ import annotations
 
 from rtk.facts import Fact, _counts, is_marker, line_facts, tag_of
-from rtk.factscan import scan
+from rtk.factscan import scan, scan_counted
 from rtk.presence import Output, present
 
 TYPE_CHECKING = False
@@ -37,6 +37,9 @@ TAG_MIN = 8
 # Facts of a listing entry: a filter that says how many entries it cut ("+35 more") accounts for them.
 LISTED = frozenset(("loc", "path", "hash"))
 HEADER = "[rtk] restored {} the filter dropped:"
+# A counted cut whose compact output is this many times smaller than the raw one is scanned as raw text
+# (``factscan.scan_counted``: nearly every line is dropped, so splitting out the printed ones saves little).
+COUNTED_RAW = 4
 
 
 def _jsonish(raw: str) -> bool:
@@ -78,15 +81,18 @@ def line_missing(
     reference the tests compare the fast path with). ``moved``: the filter's report of the lines
     it regrouped (``filterapi.Filtered.moved``), which the scan checks before it relies on it.
     """
-    kept = compact.split("\n")
     if out is None:
         out = Output(compact)
-    rawlines = raw.split("\n")
+    rawlines: list[str] | None = None
+    todo: list[str] | None = None
     if exhaustive:
-        gone = set(kept)
-        todo = [ln for ln in dict.fromkeys(rawlines) if ln and ln not in gone]
-    else:
-        todo = _dropped(rawlines, kept, compact, out, counted, moved)
+        gone = set(compact.split("\n"))
+        todo = [ln for ln in dict.fromkeys(raw.split("\n")) if ln and ln not in gone]
+    elif counted and len(compact) * COUNTED_RAW < len(raw):
+        todo = scan_counted(raw, compact)  # the same lines, without splitting and hashing every raw line
+    if todo is None:
+        rawlines = raw.split("\n")
+        todo = _dropped(rawlines, compact.split("\n"), compact, out, counted, moved)
     if not todo:
         return {}
     # Tags are counted over every line that may hold one (each holds a marker word, so the scan names it).
@@ -185,7 +191,8 @@ def _lines_holding(raw: str, wanted: frozenset[str], lines: list[str] | None = N
     offsets (``str.lower`` may lengthen a non-ASCII text); else every line is counted once.
     """
     low = raw.lower()
-    if len(low) == len(raw):
+    # (Both ways give the same lines and times; the occurrences, counted in C, say which is cheaper.)
+    if len(low) == len(raw) and sum(low.count(w) for w in wanted) <= most:
         starts: set[int] = set()
         for w in wanted:
             i = low.find(w)
@@ -203,6 +210,9 @@ def _lines_holding(raw: str, wanted: frozenset[str], lines: list[str] | None = N
     from collections import Counter
 
     counted = Counter(raw.split("\n") if lines is None else lines)  # each distinct line and how often it came
+    if len(wanted) == 1:
+        (w,) = wanted
+        return {ln: t for ln, t in counted.items() if w in ln.lower()}
     return {ln: t for ln, t in counted.items() if any(w in ln.lower() for w in wanted)}
 
 

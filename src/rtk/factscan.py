@@ -76,6 +76,8 @@ if TYPE_CHECKING:
 NEEDLES = ("error", "fail", "warning", "panic", "exception", "traceback", "fatal", "crashed", "not ok ", "✗", "✘")
 _NEEDLES_ASCII = tuple(n.encode() for n in NEEDLES if n.isascii())
 _NEEDLES_OTHER = tuple(n.encode() for n in NEEDLES if not n.isascii())
+# Lines with a hit (repeats and printed lines too) past which ``scan_counted`` gives way to ``scan``.
+RAW_HITS = 128
 # Non-ASCII characters whose str.lower() holds an ASCII letter (a test checks the list is complete).
 LOWER_TO_ASCII = ("\u0130", "\u212a")
 COUNT_ONLY = (b"passed", b"skipped")  # count words no needle holds (xpassed holds passed)
@@ -123,17 +125,42 @@ _LOC_DELETE = _deleting((".:(\n0123456789" + _WS + _LETTERS).encode() + bytes(ra
 _PIECES = _table({_WS + ":(": b" "})
 
 
+class _Rows:
+    """The lines of a block of bytes, split (once) only when a line is asked for."""
+
+    __slots__ = ("_rows", "data")
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+        self._rows: list[bytes] | None = None
+
+    def __getitem__(self, k: int) -> str:
+        if self._rows is None:
+            self._rows = self.data.split(b"\n")
+        return self._rows[k].decode("utf-8", "surrogatepass")
+
+
+class _Many(Exception):
+    """More lines with a hit than ``_Block.most``: ``scan_counted`` gives way to ``scan``."""
+
+
 class _Block:
-    """The dropped lines (as given and as one block of bytes) and the lines to read, by index or by offset."""
+    """The dropped lines (as given and as one block of bytes) and the lines to read, by index or by offset.
 
-    __slots__ = ("data", "ks", "more", "order", "starts")
+    (Read as raw text, ``scan_counted``: ``skip``, the printed lines, are set aside unread, and
+    more than ``most`` lines with a hit raise ``_Many``.)
+    """
 
-    def __init__(self, order: list[str], data: bytes) -> None:
+    __slots__ = ("data", "ks", "more", "most", "order", "skip", "starts")
+
+    def __init__(self, order: list[str] | _Rows, data: bytes) -> None:
         self.order = order  # line k of ``data`` is ``order[k]`` encoded
         self.data = data
         self.ks: set[int] = set()  # the lines to read, by their index
         self.starts: set[int] = set()  # ...and by their offset in ``data``
         self.more: set[str] = set()  # ...and as they are (found in another block)
+        self.most: int | None = None
+        self.skip: frozenset[str] | set[str] = frozenset()
 
     def lines(self) -> list[str]:
         order, data = self.order, self.data
@@ -189,6 +216,42 @@ def scan(
     return b.lines()
 
 
+def scan_counted(raw: str, compact: str) -> list[str] | None:
+    """``scan`` with ``counted`` over the whole raw text: its distinct lines, none a line of ``compact``, that may hold a lost fact.
+
+    The same lines as ``scan(lines, compact, out, True)`` where ``lines`` are the distinct lines of
+    ``raw`` that ``compact`` does not print as they are: with a counted cut only the problem and
+    ``"code"`` passes run, and each names a line for what the line itself holds (a needle, a
+    glyph, a count, a field, found between two line breaks; a global test such as "the block
+    is ASCII" only skips searches that could name no line). So they can read every line of
+    ``raw``, repeats and printed lines too, and set the printed lines aside: this spares
+    splitting, hashing and joining the raw lines (a quarter of the guard's time when the
+    compact output is small, as ``du``'s, whose lines are nearly all dropped). A line with a
+    hit is confirmed once, a printed one never; past ``RAW_HITS`` lines with a hit (repeats and
+    printed lines counted: a repeated warning) the answer is None and ``scan`` decides, so
+    repeats cost at most the passes over the raw text. ``factguard`` takes this way only when
+    the compact output is small (few printed lines to search again).
+    """
+    data = raw.encode("utf-8", "surrogatepass")
+    b = _Block(_Rows(data), data)
+    b.skip = kept = set(compact.split("\n"))  # (the compact output is small here)
+    b.most = RAW_HITS
+    try:
+        _problem_lines(b)
+        if b'"' in data and b'"code"' in data:
+            b.ks.update(_hit_lines(b'"code"', data, RAW_HITS))
+            _many(b.ks, RAW_HITS)
+    except _Many:
+        return None
+    return [ln for ln in b.lines() if ln and ln not in kept]
+
+
+def _many(found: set[int], most: int | None) -> None:
+    """Raise ``_Many`` when ``found`` holds more than ``most``."""
+    if most is not None and len(found) > most:
+        raise _Many
+
+
 def _moved_lines(moved: dict[str, str], lines: set[str], compact: _Pieces) -> set[str]:
     """The lines of ``moved`` (raw line -> the location prefix a filter moved) whose token locations the compact output holds.
 
@@ -224,40 +287,48 @@ def _problem_lines(b: _Block) -> None:
     data, order = b.data, b.order
     red = data.translate(_REDUCE, _REDUCE_DELETE)
     hits: set[int] = set()
+    most, skip = b.most, b.skip
     for n in _NEEDLES_REDUCED:
-        hits.update(_hit_lines(n, red))
+        hits.update(_hit_lines(n, red, most))
+        _many(hits, most)
+    done: set[str] = set()
     for k in hits:
         line = order[k]
+        if line in done or line in skip:
+            continue  # (read as raw text: a repeat, or a printed line)
+        done.add(line)
         if is_marker(line) or tag_of(line) is not None or _counts(line):
             b.ks.add(k)  # (any other line is not failing, has no tag and no count: the other passes read its facts)
     if not data.isascii():
         for n in _NEEDLES_OTHER + tuple(ch.encode() for ch in LOWER_TO_ASCII):
-            _lines_with(n, data, b.starts)
+            _lines_with(n, data, b.starts, most)
     if b"passed" in red or b"skipped" in red:
         low = data.lower()
         for w in COUNT_ONLY:
-            _count_lines(w, low, b.starts)
+            _count_lines(w, low, b.starts, most)
 
 
-def _lines_with(needle: bytes, hay: bytes, starts: set[int]) -> None:
-    """Add the start offset of every line of ``hay`` that contains ``needle``."""
+def _lines_with(needle: bytes, hay: bytes, starts: set[int], most: int | None = None) -> None:
+    """Add the start offset of every line of ``hay`` that contains ``needle`` (``_Many`` past ``most``)."""
     i = hay.find(needle)
     while i >= 0:
         starts.add(hay.rfind(b"\n", 0, i) + 1)
+        _many(starts, most)
         end = hay.find(b"\n", i)
         if end < 0:
             return
         i = hay.find(needle, end)
 
 
-def _count_lines(word: bytes, low: bytes, starts: set[int]) -> None:
-    """Lines where ``word`` may follow a number token (``3 passed``, ``(2) skipped``)."""
+def _count_lines(word: bytes, low: bytes, starts: set[int], most: int | None = None) -> None:
+    """Lines where ``word`` may follow a number token (``3 passed``, ``(2) skipped``; ``_Many`` past ``most``)."""
     i = low.find(word)
     while i >= 0:
         ls = low.rfind(b"\n", 0, i) + 1
         last = low[ls:i].rstrip(_COUNT_GAP)[-1:]
         if last.isdigit() or last > b"\x7f":
             starts.add(ls)
+            _many(starts, most)
             i = low.find(b"\n", i)
             if i < 0:
                 return
@@ -285,14 +356,19 @@ def _hash_lines(b: _Block, out: Output, dots: bool) -> None:
             i = hexed.find(needle, check(i + skip))
 
 
-def _hit_lines(needle: bytes, hay: bytes) -> list[int]:
-    """The indexes of the lines of ``hay`` holding ``needle`` (line breaks counted in C, once over the text)."""
+def _hit_lines(needle: bytes, hay: bytes, most: int | None = None) -> list[int]:
+    """The indexes of the lines of ``hay`` holding ``needle`` (line breaks counted in C, once over the text).
+
+    ``most``: stop past that many (the caller gives way).
+    """
     found: list[int] = []
     k = at = 0
     i = hay.find(needle)
     while i >= 0:
         k += hay.count(b"\n", at, i)
         found.append(k)
+        if most is not None and len(found) > most:
+            break
         at = hay.find(b"\n", i)
         if at < 0:
             break
@@ -310,6 +386,7 @@ def _loc_lines(b: _Block, shape: bytes, compact: _Pieces) -> None:
     whose shape holds ``:.`` are tested for a real extension (``_ext_loc``) and read.
     """
     order, ks = b.order, b.ks
+    assert isinstance(order, list)  # (``scan_counted``'s lazy rows never come here)
     shapes = shape.split(b"\n")
     if shape.count(b".:") * 4 > len(order):  # dense: a test per line beats a search per hit
         cand = [k for k, sh in enumerate(shapes) if b".:" in sh and not order[k][:1].isspace()]
