@@ -137,3 +137,23 @@ def test_the_json_view_quotes_strings_as_json_dumps_does() -> None:
     many = {f"k{i}": i for i in range(200)}
     assert v.render(many).splitlines()[:2] == ["{", '  "k0": 0,']  # too many members for one line
     assert v.render({"a": [1, 2], "b": "x"}) == '{"a": [1, 2], "b": "x"}'
+
+
+def test_rtk_test_holds_at_most_buffer_max_lines_then_reads_generically(tmp_path: Path) -> None:
+    _config("[limits]\nbuffer_max_lines = 40\n")
+    out = tmp_path / "out.txt"
+
+    def run(filler: int) -> str:
+        lines = [
+            "test_a.py::test_one FAILED",
+            "E   assert 1 == 2",
+            *["ok"] * filler,
+            "== 1 failed, 3 passed in 0.1s ==",
+        ]
+        out.write_text("\n".join(lines) + "\n")
+        p = subprocess.run(rtk_argv("test", "sh", "-c", f"cat {out}; exit 1"), capture_output=True)
+        assert p.returncode == 1
+        return p.stdout.decode()
+
+    assert run(20).startswith("pytest: 1 failed, 3 passed in 0.1s")  # 23 lines: held, read as a whole
+    assert run(60).startswith("test: exit 1; == 1 failed, 3 passed in 0.1s ==\ntest_a.py::test_one FAILED\n")
