@@ -60,7 +60,12 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "json_max_items": (30, "curl/wget/rtk json: array items shown before +N more"),
         "json_max_string": (400, "curl/wget/rtk json: characters shown of a long string value"),
         "log_max_lines": (200, "rtk log: distinct lines shown (errors and warnings always shown)"),
-        "buffer_max_bytes": (67108864, "output a whole-output filter may hold in memory"),
+        "buffer_max_bytes": (
+            6291456,
+            "output a whole-output filter may hold in memory (bytes); past it, or past buffer_max_lines,"
+            " the output is passed through raw as it comes (memory stays bounded)",
+        ),
+        "buffer_max_lines": (150000, "lines a whole-output filter may hold (0: no line limit)"),
         # every test runner (pytest, cargo test, nextest, go test, ctest, vitest, jest, rspec, minitest, rtk test...)
         "test_max_failures": (30, "failing tests shown in full (the rest by name and first line)"),
         "test_failure_lines": (40, "lines kept per failing test: assertion, diff, user-code frames"),

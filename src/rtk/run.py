@@ -162,10 +162,11 @@ def _run_buffered(
     assert spec.filter is not None
     out = Out()
     limit = int(config.get("limits.buffer_max_bytes"))
-    raw, over = runner.read_all(child, limit)
+    max_lines = int(config.get("limits.buffer_max_lines"))
+    raw, over = runner.read_all(child, limit, max_lines)
     if over:
         # Too large to hold: show what we have and the rest raw, as it comes.
-        _say(1, f"rtk: {spec.name}: output over {limit} bytes; passing it through raw")
+        _say(1, f"rtk: {spec.name}: output over {limit} bytes or {max_lines} lines; passing it through raw")
         out.tally = tally = tokens.Tally()
         _passthrough(child, raw, out)
         code = child.wait()

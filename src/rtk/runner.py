@@ -289,13 +289,16 @@ def _spawn_subprocess(
     return Child(p.pid, fd, p)
 
 
-def read_all(child: Child, limit: int) -> tuple[bytes, bool]:
-    """Read the child's whole output, up to ``limit`` bytes.
+def read_all(child: Child, limit: int, max_lines: int = 0) -> tuple[bytes, bool]:
+    """Read the child's whole output, up to ``limit`` bytes and (when set) ``max_lines`` lines.
 
-    Returns the bytes and whether the limit was hit (the rest is still unread).
+    Returns the bytes and whether a limit was hit (the rest is still unread). Both
+    bound what a whole-output filter holds: its cost is per byte and per line (a
+    line is a Python object, about 60 bytes before any copy).
     """
     chunks: list[bytes] = []
     size = 0
+    lines = 0
     fd = child.fd
     while True:
         b = os.read(fd, 65536)
@@ -303,7 +306,9 @@ def read_all(child: Child, limit: int) -> tuple[bytes, bool]:
             return b"".join(chunks), False
         chunks.append(b)
         size += len(b)
-        if size >= limit:
+        if max_lines > 0:
+            lines += b.count(b"\n")
+        if size >= limit or (max_lines > 0 and lines >= max_lines):
             return b"".join(chunks), True
 
 

@@ -253,3 +253,22 @@ def test_the_hook_rewrites_past_deno_global_options(line: str, want: str) -> Non
     from rtk.rewrite import engine
 
     assert engine.rewrite(line) == want
+
+
+def test_the_backtrace_check_reads_each_line_once() -> None:
+    """It read every line after each ``Stack backtrace:``: 5 MB of deno check output took 16 s of CPU."""
+    calls = 0
+
+    class Line(str):
+        def strip(self, chars: str | None = None) -> str:
+            nonlocal calls
+            calls += 1
+            return str.strip(self, chars)
+
+    block = ["error: TS2322 x", "Stack backtrace:", "  0: main::f", ""]
+    lines = [Line(x) for x in block * 2000]
+    assert deno._no_backtrace(lines) == lines  # frames that say something: kept
+    assert calls <= 2 * len(lines)
+    tail = [*block[:1], "Stack backtrace:", "  0: <unknown>", "", "  1: <unknown>"]
+    assert deno._no_backtrace(lines + tail) == lines + tail[:1]  # the last one, all unknown: goes
+    assert deno._no_backtrace(["Stack backtrace:", ""]) == ["Stack backtrace:", ""]  # no frame under it

@@ -280,6 +280,7 @@ class TestStream(LineFilter):
         from rtk import config
 
         self.budget = min(int(config.get("limits.buffer_max_bytes")), HOLD_BYTES)
+        self.max_lines = int(config.get("limits.buffer_max_lines"))  # a held line costs far more than its bytes
         self.held: list[str] = []
         self.size = 0
         self.generic: _blocks.FallbackStream | None = None
@@ -289,7 +290,7 @@ class TestStream(LineFilter):
             return self.generic.feed(line)
         self.held.append(line)
         self.size += len(line) + 1
-        if self.size > self.budget:
+        if self.size > self.budget or 0 < self.max_lines < len(self.held):
             self.generic = _blocks.FallbackStream(self.argv)
             for ln in self.held:
                 self.generic.feed(ln)

@@ -8,6 +8,10 @@ import time
 from rtk.errors import RtkError, UsageError
 from rtk.text import join
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 # option -> (destination, takes a value)
 Options = dict[str, tuple[str, bool]]
 
@@ -91,6 +95,38 @@ def read_input(prog: str, name: str) -> bytes:
             return f.read()
     except OSError as e:
         raise RtkError(f"{prog}: {name}: {e.strerror}") from None
+
+
+def pass_through_if_over(prog: str, name: str, limit: int) -> tuple[bytes, int | None]:
+    """The bytes of ``name`` (``-``: stdin) if at most ``limit``; else (b"", characters) once all of it
+    was copied to stdout as it is read (bounded memory: a document too large to hold is shown raw)."""
+    if name == "-":
+        f = sys.stdin.buffer
+        head = f.read(limit + 1)
+        if len(head) <= limit:
+            return head, None
+        return b"", _copy(head, f)
+    try:
+        with open(name, "rb") as g:
+            head = g.read(limit + 1)
+            if len(head) <= limit:
+                return head, None
+            return b"", _copy(head, g)
+    except OSError as e:
+        raise RtkError(f"{prog}: {name}: {e.strerror}") from None
+
+
+def _copy(head: bytes, f: BinaryIO) -> int:
+    """Write ``head`` and the rest of ``f`` to stdout in pieces; return the bytes written."""
+    out = sys.stdout.buffer
+    n = 0
+    data = head
+    while data:
+        out.write(data)
+        n += len(data)
+        data = f.read(1 << 20)
+    out.flush()
+    return n
 
 
 def write(data: bytes | str) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 
-from rtk.commands._own import parse, read_input, track, write
+from rtk.commands._own import parse, pass_through_if_over, track, write
 from rtk.errors import RtkError
 
 HELP = """\
@@ -15,7 +15,9 @@ A compact view of a JSON document: containers on one line when they fit, every
 value as written (numbers exactly, strings whole up to a limit), keys in order.
 Arrays longer than limits.json_max_items show their first items and "+N more
 items (M in all)"; strings longer than limits.json_max_string are cut with
-"(+N chars)". A leading byte-order mark is accepted.
+"(+N chars)". A leading byte-order mark is accepted. A document larger than
+limits.buffer_max_bytes, or with more than 300,000 values, is printed as it is
+(not parsed, so not checked): memory stays bounded.
 
 options:
   -d, --depth N     show containers below depth N as {…3 keys} / […5 items]
@@ -37,14 +39,24 @@ def main(args: list[str]) -> int:
         raise RtkError("json: give one file (or - for standard input)")
     name = a.pos[0] if a.pos else "-"
     depth = a.number("json", "depth")
-    raw = read_input("json", name)
-    from rtk import config, pipeline, tee
+    from rtk import config, pipeline, tee, tokens
     from rtk.filters import jsonview as _jsonview
     from rtk.text import decode
 
+    # Too large to hold (limits.buffer_max_bytes) or to parse (jsonview.MAX_VALUES): the document as it is.
+    raw, copied = pass_through_if_over("json", name, int(config.get("limits.buffer_max_bytes")))
+    if copied is not None:
+        n = tokens.from_chars(copied)
+        track("json", args, n, n, started, 0, 0, "raw")
+        return 0
     raw_text = decode(raw)
     try:
         value = _jsonview.loads(raw_text)
+    except _jsonview.TooLarge:
+        write(raw)
+        n = tokens.estimate_shaped(raw_text)
+        track("json", args, n, n, started, 0, 0, "raw")
+        return 0
     except ValueError as e:
         import json
 
@@ -63,6 +75,7 @@ def main(args: list[str]) -> int:
             text, cut = view.render(value) + "\n", view.cut
     except RecursionError:  # nested deeper than the views recurse: the document as it is (fail open)
         text, cut = raw_text if raw_text.endswith("\n") else raw_text + "\n", 0
+    del value  # the parsed document is most of the memory: not held while the guards read the text
 
     def keep(argv: list[str], data: bytes) -> str | None:
         # A file is its own recovery copy; standard input is kept like any raw output.

@@ -13,6 +13,7 @@ import json
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
 WIDTH = 100
@@ -22,13 +23,27 @@ class Num(str):
     """A JSON number (or NaN/Infinity), kept as its source text."""
 
 
+# Parsed, each value costs about 250 bytes (the object, its key, the rendered part, the fact guard's
+# reading): a document with more commas and colons than this (an upper bound of its values, counted
+# at C speed before parsing) is not parsed but shown raw, so memory stays near 100 MiB.
+MAX_VALUES = 300_000
+
+
+class TooLarge(ValueError):
+    """The document holds more than :data:`MAX_VALUES` values: shown raw rather than parsed."""
+
+
 def loads(text: str) -> Any:
-    """Parse JSON (a leading BOM tolerated), numbers kept as :class:`Num`; raises ``ValueError``."""
+    """Parse JSON (a leading BOM tolerated), numbers kept as :class:`Num`; raises ``ValueError``
+    (:class:`TooLarge` past :data:`MAX_VALUES`)."""
+    if len(text) > MAX_VALUES and text.count(",") + text.count(":") > MAX_VALUES:
+        raise TooLarge(f"more than {MAX_VALUES} values")
     return json.loads(text.lstrip("\ufeff"), parse_int=Num, parse_float=Num, parse_constant=Num)
 
 
-def _str(s: str) -> str:
-    return json.dumps(s, ensure_ascii=False)
+# What ``json.dumps(s, ensure_ascii=False)`` returns for a string, without building an encoder per call
+# (that was most of the time of a document with 600,000 keys).
+_str: Callable[[str], str] = json.encoder.encode_basestring
 
 
 class View:
@@ -86,9 +101,10 @@ class View:
 
     @staticmethod
     def _wrap(op: str, cl: str, parts: list[str], ind: int) -> str:
-        one = op + ", ".join(parts) + cl
-        if "\n" not in one and len(one) + 2 * ind <= WIDTH:
-            return one
+        if 3 * len(parts) <= WIDTH:  # more parts cannot fit on one line (one character and ", " each)
+            one = op + ", ".join(parts) + cl
+            if "\n" not in one and len(one) + 2 * ind <= WIDTH:
+                return one
         pad = "  " * (ind + 1)
         return op + "\n" + ",\n".join(pad + p for p in parts) + "\n" + "  " * ind + cl
 

@@ -34,11 +34,16 @@ _FRAME = re.compile(r"^\s*\d+: <unknown>$")
 
 def _no_backtrace(lines: list[str]) -> list[str]:
     """deno's closing ``Stack backtrace:`` goes when every frame under it is ``N: <unknown>`` (nothing to read)."""
-    for i, ln in enumerate(lines):
+    # Only the last such line can qualify (an earlier one has it among its frames): one pass from the end.
+    seen = False
+    for i in range(len(lines) - 1, -1, -1):
+        ln = lines[i]
         if ln == "Stack backtrace:":
-            rest = [x for x in lines[i + 1 :] if x.strip()]
-            if rest and all(_FRAME.match(x) for x in rest):
-                return lines[:i]
+            return lines[:i] if seen else lines
+        if ln.strip():
+            if not _FRAME.match(ln):
+                return lines
+            seen = True
     return lines
 
 

@@ -1,0 +1,159 @@
+"""Memory is bounded whatever the output size: whole-output filters hold a bounded output, the rest passes raw."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from helpers import rtk_argv
+from rtk import paths
+
+# Run rtk in a fresh interpreter and report the peak RSS of its process tree (rtk dominates it).
+PEAK = """
+import resource, subprocess, sys
+p = subprocess.run(sys.argv[2:], stdin=open(sys.argv[1], "rb"), capture_output=True)
+sys.stdout.buffer.write(p.stdout)
+print("\\nPEAK", resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, "EXIT", p.returncode, file=sys.stderr)
+"""
+
+
+def _peak(stdin: Path, *argv: str) -> tuple[bytes, int, int]:
+    """rtk's output, peak RSS in kB and exit code for ``rtk ARGV < stdin``."""
+    p = subprocess.run([sys.executable, "-c", PEAK, str(stdin), *rtk_argv(*argv)], capture_output=True, timeout=300)
+    peak_kb, code = (int(x) for x in p.stderr.decode().rsplit("PEAK", 1)[1].split()[::2])
+    return p.stdout, peak_kb, code
+
+
+def _short_line_diff(files: int, lines: int) -> bytes:
+    """A diff of ``files`` files, each replacing ``lines`` short lines (the costliest shape per byte)."""
+    out = []
+    for k in range(files):
+        out.append(f"diff --git a/f{k}.txt b/f{k}.txt\nindex 1111111..2222222 100644\n--- a/f{k}.txt\n+++ b/f{k}.txt\n")
+        out.append(f"@@ -1,{lines} +1,{lines} @@\n")
+        out.append("".join(f"-{i % 97}\n" for i in range(lines)))
+        out.append("".join(f"+x{i % 89}\n" for i in range(lines)))
+    return "".join(out).encode()
+
+
+def _config(text: str) -> None:
+    cfg = Path(paths.config_file())
+    cfg.parent.mkdir(parents=True, exist_ok=True)
+    cfg.write_text(text)
+
+
+def test_a_diff_of_a_million_short_lines_is_passed_through_in_bounded_memory(tmp_path: Path) -> None:
+    # 1.2 M lines, 5.6 MB: under the old 64 MiB hold it was parsed whole (lines, hunks, the joined
+    # text, the fact guard's sets): 200 MB of RSS here, 966 MB for 6 M lines (26 MB).
+    raw = _short_line_diff(4, 150_000)
+    src = tmp_path / "big.diff"
+    src.write_bytes(raw)
+    out, peak_kb, code = _peak(src, "pipe", "-f", "git diff")
+    assert code == 0
+    assert out == raw  # past the line bound: passed through raw, every byte as it came
+    assert peak_kb < 100_000, f"peak RSS {peak_kb} kB"
+
+
+def test_the_line_bound_decides_between_the_filter_and_raw(tmp_path: Path) -> None:
+    _config("[limits]\nbuffer_max_lines = 1000\n")
+    small, big = tmp_path / "small.diff", tmp_path / "big.diff"
+    small.write_bytes(_short_line_diff(60, 3))  # 660 lines: held and filtered
+    big.write_bytes(_short_line_diff(120, 3))  # 1320 lines: raw
+    env = dict(os.environ)
+    p = subprocess.run(rtk_argv("pipe", "-f", "git diff"), stdin=small.open("rb"), capture_output=True, env=env)
+    assert p.returncode == 0
+    assert p.stdout.decode().startswith("60 files changed, +180 -180\n=== f0.txt +3 -3\n@@ -1,3 +1,3 @@\n-0\n")
+    p = subprocess.run(rtk_argv("pipe", "-f", "git diff"), stdin=big.open("rb"), capture_output=True, env=env)
+    assert p.returncode == 0
+    assert p.stdout == big.read_bytes()
+
+
+def test_read_all_stops_at_the_line_bound(tmp_path: Path) -> None:
+    from rtk import runner
+
+    src = tmp_path / "out"
+    src.write_bytes(b"a\n" * 100_000)
+    fd = os.open(src, os.O_RDONLY)
+    try:
+        data, over = runner.read_all(runner.Child(-1, fd), 1 << 30, 100)
+        assert over and len(data) == 65536  # the first read already holds 100 lines
+        assert data + os.read(fd, 1 << 20) == b"a\n" * 100_000  # nothing lost: the rest is still to read
+        os.lseek(fd, 0, os.SEEK_SET)
+        assert runner.read_all(runner.Child(-1, fd), 1 << 30, 0) == (b"a\n" * 100_000, False)
+    finally:
+        os.close(fd)
+
+
+def test_rtk_json_of_600k_keys_prints_the_document_fast_in_bounded_memory(tmp_path: Path) -> None:
+    # 600,000 keys (14 MB): parsed, rendered whole and guarded it took 330 MB and 4 s of CPU (13 s wall
+    # under load) to print the document unchanged. Past the value bound it is copied as it is.
+    import json
+
+    doc = tmp_path / "big.json"
+    doc.write_text(json.dumps({f"key_{i}": i for i in range(600_000)}, indent=2))
+    out, peak_kb, code = _peak(doc, "json", str(doc))
+    assert code == 0
+    assert out == doc.read_bytes()
+    assert peak_kb < 100_000, f"peak RSS {peak_kb} kB"
+
+
+def test_rtk_json_past_the_value_bound_is_shown_raw_and_under_it_is_viewed(tmp_path: Path) -> None:
+    from rtk.filters import jsonview
+
+    over = "[" + ",".join(["1"] * (jsonview.MAX_VALUES + 2)) + "]\n"
+    doc = tmp_path / "over.json"
+    doc.write_text(over)
+    p = subprocess.run(rtk_argv("json", str(doc)), capture_output=True)
+    assert p.returncode == 0 and p.stdout == over.encode()
+    doc.write_text("[" + ",".join(["1"] * 1000) + "]\n")
+    p = subprocess.run(rtk_argv("json", str(doc)), capture_output=True)
+    assert p.returncode == 0 and b"+970 more items (1000 in all)" in p.stdout
+
+
+def test_rtk_json_over_the_byte_bound_is_copied_from_a_file_or_stdin(tmp_path: Path) -> None:
+    _config("[limits]\nbuffer_max_bytes = 1000\n")
+    text = '{"a": [' + ", ".join(str(i) for i in range(500)) + "]}\n"  # 2.4 kB: over the bound
+    doc = tmp_path / "d.json"
+    doc.write_text(text)
+    p = subprocess.run(rtk_argv("json", str(doc)), capture_output=True)
+    assert p.returncode == 0 and p.stdout == text.encode()
+    p = subprocess.run(rtk_argv("json"), stdin=doc.open("rb"), capture_output=True)
+    assert p.returncode == 0 and p.stdout == text.encode()
+    small = '{"a": [' + ", ".join(f'"item-{i:03}"' for i in range(50)) + "]}\n"  # 700 bytes: the view
+    doc.write_text(small)
+    p = subprocess.run(rtk_argv("json", str(doc)), capture_output=True)
+    assert p.returncode == 0 and b"+20 more items (50 in all)" in p.stdout
+
+
+def test_the_json_view_quotes_strings_as_json_dumps_does() -> None:
+    import json
+
+    from rtk.filters import jsonview
+
+    for s in ["", "plain", 'q"uote', "back\\slash", "tab\tnl\ncr\r", "\x00\x1f\x7f", "é€😀", "\ud800"]:
+        assert jsonview._str(s) == json.dumps(s, ensure_ascii=False)
+    v = jsonview.View(30, 400)
+    many = {f"k{i}": i for i in range(200)}
+    assert v.render(many).splitlines()[:2] == ["{", '  "k0": 0,']  # too many members for one line
+    assert v.render({"a": [1, 2], "b": "x"}) == '{"a": [1, 2], "b": "x"}'
+
+
+def test_rtk_test_holds_at_most_buffer_max_lines_then_reads_generically(tmp_path: Path) -> None:
+    _config("[limits]\nbuffer_max_lines = 40\n")
+    out = tmp_path / "out.txt"
+
+    def run(filler: int) -> str:
+        lines = [
+            "test_a.py::test_one FAILED",
+            "E   assert 1 == 2",
+            *["ok"] * filler,
+            "== 1 failed, 3 passed in 0.1s ==",
+        ]
+        out.write_text("\n".join(lines) + "\n")
+        p = subprocess.run(rtk_argv("test", "sh", "-c", f"cat {out}; exit 1"), capture_output=True)
+        assert p.returncode == 1
+        return p.stdout.decode()
+
+    assert run(20).startswith("pytest: 1 failed, 3 passed in 0.1s")  # 23 lines: held, read as a whole
+    assert run(60).startswith("test: exit 1; == 1 failed, 3 passed in 0.1s ==\ntest_a.py::test_one FAILED\n")
