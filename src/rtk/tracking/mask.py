@@ -65,7 +65,9 @@ _SECRET_NAME = re.compile(r"(?:-*|.*[/:])" + _NAME, re.IGNORECASE)  # a word tha
 # or ``;`` (``...;AccountKey=VALUE;`` in a connection string).
 _ASSIGN = re.compile(r"""(?<![^\s'"=(:/;])(""" + _NAME + r")=(" + _VALUE + r")", re.IGNORECASE)
 _URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s:/@'\"]*):[^\s@/'\"]+@")
-_URL_USER = re.compile(r"(?i)\b((?:https?|ftps?)://)[^\s:/@'\"]+@")  # ``https://TOKEN@github.com``: userinfo is a secret
+_URL_USER = re.compile(
+    r"(?i)\b((?:https?|ftps?)://)[^\s:/@'\"]+@"
+)  # ``https://TOKEN@github.com``: userinfo is a secret
 _QUERY = re.compile(
     r"(?i)([?&;](?:[a-z0-9_.-]*(?:token|secret|pass(?:word|wd)?|pwd|api[_-]?key|apikey|access[_-]?key|sig|signature|credential|auth)[a-z0-9_.-]*|key|[a-z0-9_.-]*[_-]key)=)[^&\s'\"#;]+"
 )
