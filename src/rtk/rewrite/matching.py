@@ -413,3 +413,35 @@ def uv_script(values: list[str], res: _seg.Resolved) -> bool:
     if res.kind == "inner" and word.endswith(".py") and not _seg.is_python(word):
         return _seg.tool_name(word) not in _LIVE_SCRIPTS  # uv runs a .py file with the project's python
     return script_form(word, values[res.index + 1 :])
+
+
+# Options after which find/fd take a command they run for each file (``find -exec CMD {} ;``).
+_RUNS_COMMAND = {
+    "find": ("-exec", "-execdir", "-ok", "-okdir"),
+    "fd": ("-x", "--exec", "-X", "--exec-batch"),
+    "fdfind": ("-x", "--exec", "-X", "--exec-batch"),
+}
+
+
+def embedded_commands(values: list[str]) -> list[list[str]]:
+    """The commands ``find``/``fd`` words in ``values`` run for each file, each as a list of words.
+
+    Deny and ask rules are matched on them too (``Bash(rm:*)`` refuses ``find . -exec rm {} ;``).
+    """
+    out: list[list[str]] = []
+    flags: tuple[str, ...] = ()
+    cur: list[str] | None = None
+    for w in values:
+        if cur is not None:
+            if w == ";" or (w == "+" and cur and cur[-1] == "{}"):
+                out.append(cur)
+                cur = None
+            else:
+                cur.append(w)
+            continue
+        flags = _RUNS_COMMAND.get(w.rsplit("/", 1)[-1], flags)
+        if w in flags:
+            cur = []
+    if cur:
+        out.append(cur)
+    return [c for c in out if c]
