@@ -127,6 +127,9 @@ MASKED = [
     ("aws configure set aws_secret_access_key AwsSet1", "AwsSet1", "aws configure set aws_secret_access_key ****"),
     ("npm config set //r.io/:_authToken NpmTok1", "NpmTok1", "npm config set //r.io/:_authToken ****"),
     ("sqlplus scott/OraPw1@db", "OraPw1", "sqlplus scott/****@db"),
+    ("sudo -S <<< SudoPw1 apt update", "SudoPw1", "sudo -S <<< **** apt update"),
+    ("curl --header=Authorization:Bearer\\ EscTok1 https://x", "EscTok1", "curl --header=Authorization:**** https://x"),
+    ("http :8080 Authorization:Bearer\\ EscTok2", "EscTok2", "http :8080 Authorization:****"),
     ("sqlplus -s 'scott/OraPw2@//h:1521/svc' @q.sql", "OraPw2", "sqlplus -s 'scott/****@//h:1521/svc' @q.sql"),
     (
         "gh api -H 'X-GitHub-Api-Version: 2022' -f token=FieldTok1 /x",
@@ -153,7 +156,7 @@ ORDINARY = [
     "7z a -p a.7z f", "gh pr create -b 'body text'", "curl -x proxy:8080 http://h", "aws configure set region eu-west-1",
     "git config --global credential.helper store", "git config user.name bob", "sqlplus / as sysdba",
     "sqlplus /nolog @x.sql", "git clone https://github.com/o/r.git", "git clone ssh://git@github.com/o/r",
-    "gh auth login --with-token < token.txt", "zip -r a.zip src", "az login --use-device-code",
+    "gh auth login --with-token < token.txt", "sudo -S apt update", "zip -r a.zip src", "az login --use-device-code",
 ]  # fmt: skip
 
 

@@ -107,7 +107,8 @@ def _headers(cmd: str) -> str:
         if stop < 0:
             stop = end
             while stop < len(cmd) and not cmd[stop].isspace() and cmd[stop] not in "'\"":
-                stop += 1
+                stop += 2 if cmd[stop] == "\\" else 1  # ``Bearer\ TOKEN``: an escaped space is in the value
+            stop = min(stop, len(cmd))
         if stop == end or cmd[end:stop] == MASK:
             continue
         out.append(cmd[pos:end])
@@ -185,7 +186,7 @@ def _families(base: str) -> set[str]:
         fams.add("httpie")
     if base in _LOGIN_TOOLS:
         fams.add("login-tool")
-    if base in ("curl", "sshpass", "redis-cli", "gh", "vault") or base in _NEXT_IS_SECRET or base in _USER_SEP:
+    if base in ("curl", "sshpass", "redis-cli", "gh", "vault", "sudo") or base in _NEXT_IS_SECRET or base in _USER_SEP:
         fams.add(base)
     if base in _ATTACHED_SECRET:
         fams.add("7z")
@@ -233,6 +234,7 @@ def _mask_words(cmd: str) -> str:
             elif word == "secret" and "gh" in fams:
                 fams.add("gh-secret")
             after_flag, secret_flag = secret_flag, word.startswith("-") and _SECRET_NAME.fullmatch(word) is not None
+            secret_flag = secret_flag or ("sudo" in fams and word in ("-S", "--stdin"))  # sudo -S <<< PASSWORD
             next_secret = {f for t in fams & _NEXT_IS_SECRET.keys() for f in _NEXT_IS_SECRET[t]}
             user_tool = next(iter(fams & _USER_SEP.keys()), "")
             sep = _USER_SEP.get(user_tool, ":")
