@@ -235,8 +235,7 @@ def _mask_words(cmd: str) -> str:
                 fams.add("gh-secret")
             after_flag, secret_flag = secret_flag, word.startswith("-") and _SECRET_NAME.fullmatch(word) is not None
             secret_flag = secret_flag or ("sudo" in fams and word in ("-S", "--stdin"))  # sudo -S <<< PASSWORD
-            next_secret = {f for t in fams & _NEXT_IS_SECRET.keys() for f in _NEXT_IS_SECRET[t]}
-            user_tool = next(iter(fams & _USER_SEP.keys()), "")
+            user_tool = next((t for t in fams if t in _USER_SEP), "") if fams else ""
             sep = _USER_SEP.get(user_tool, ":")
             curl = "http-client" in fams
             short = word.startswith("-") and not word.startswith("--") and len(word) > 2 and MASK not in word
@@ -251,7 +250,9 @@ def _mask_words(cmd: str) -> str:
                 pending = "secret"
             elif short and word.startswith("-p") and fams & {"mysql", "sshpass", "login", "7z"}:
                 new = raw[:2] + MASK
-            elif word in next_secret or ("gh-secret" in fams and word in ("-b", "--body")):
+            elif any(word in _NEXT_IS_SECRET.get(t, ()) for t in fams) or (
+                "gh-secret" in fams and word in ("-b", "--body")
+            ):
                 pending = "secret"
             elif "gh-secret" in fams and word.startswith(("--body=", "-b")) and len(word) > 2 and MASK not in word:
                 new = raw[: raw.find("=") + 1 or 2] + MASK
