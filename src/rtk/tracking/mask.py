@@ -4,11 +4,17 @@ Two passes. The first reads the command word by word and masks values whose
 meaning depends on the tool: ``curl -u user:PASS`` (and ``--user``,
 ``--proxy-user``, cookies given with ``-b``), ``mysql -pPASS`` for the
 mysql-like tools only (``psql -p 5432`` is a port), ``sshpass -p PASS``,
-``redis-cli -a PASS`` and ``docker login -p PASS``. Quoted words holding a
+``redis-cli -a PASS``, ``docker``/``az login -p PASS``, the password flags of zip, 7z,
+ldapsearch, mongo, sqlcmd, ssh-keygen, openssl and twine (``_NEXT_IS_SECRET``),
+``smbclient -U user%PASS``, ``curl -x user:PASS@proxy``, ``sqlplus user/PASS@db``,
+``vault login TOKEN``, ``gh secret set -b VALUE``, ``aws configure set NAME VALUE`` (and
+``npm``/``git config``) for a secret-named NAME, and a here-string fed to ``--with-token``,
+``--password-stdin`` or ``sudo -S``. Quoted words holding a
 command (``sh -c '...'``, ``ssh host '...'``) are read the same way.
 The second pass works on the whole text, wherever a value stands:
 secret-named flags (``--token X``, ``--password=X``), secret-named assignments
-(``PGPASSWORD=X``), HTTP auth headers, passwords in URLs, secret query
+(``PGPASSWORD=X``), HTTP auth headers, passwords in URLs (and the whole userinfo of an
+``https://TOKEN@host`` URL), secret query
 parameters and well-known token shapes (GitHub, GitLab, OpenAI/Stripe-style
 ``sk-``, Slack, AWS, Google, npm, Hugging Face, JWTs).
 """
