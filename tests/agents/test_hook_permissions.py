@@ -87,3 +87,25 @@ def test_doctor_is_quiet_about_well_formed_permissions(
     monkeypatch.chdir(tmp_path)
     doctor.main(["--agent", "claude"])
     assert "cannot be evaluated" not in capsys.readouterr().out
+
+
+def test_claude_hook_denies_a_denied_command_inside_another_ones_words(tmp_path: Path) -> None:
+    # Claude Code matches `Bash(git push:*)` on `rtk proxy git push` as written and misses; with `rtk:*` (or `find:*`)
+    # allowed the command ran. The hook left every denied line to the host.
+    settings = Path(os.environ["HOME"]) / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    rules = {"allow": ["Bash(rtk:*)", "Bash(find:*)", "Bash(git:*)"], "deny": ["Bash(git push:*)", "Bash(rm:*)"]}
+    settings.write_text(json.dumps({"permissions": rules}))
+    claude = BY_NAME["claude"]
+    for line in (
+        "rtk git push",
+        "rtk proxy git push origin main",
+        "rtk -v run -c 'git push'",
+        "find . -exec rm {} \\;",
+    ):
+        doc = answer(claude, line, cwd=str(tmp_path))
+        assert decision(doc) == "deny", (line, doc)
+        assert "updatedInput" not in doc["hookSpecificOutput"]  # type: ignore[index, operator]
+    assert answer(claude, "git push", cwd=str(tmp_path)) is None  # the host's own deny sees this one
+    assert answer(claude, "rtk git status", cwd=str(tmp_path)) is None  # already rtk, nothing denied
+    assert decision(answer(claude, "git status", cwd=str(tmp_path))) == "allow"

@@ -416,3 +416,18 @@ def test_find_without_a_denied_command_is_still_allowed() -> None:
     assert decide("find . -exec echo {} \\;", allow=["find:*"], deny=["rm:*"]).verdict == "allow"
     assert decide("find . -name x -print", allow=["find:*"], deny=["rm:*"]).verdict == "allow"
     assert decide("find . -name rm", allow=["find:*"], deny=["rm:*"]).verdict == "allow"
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["rtk git push", "rtk proxy git push", "rtk -v --ultra-compact git push -f", "rtk run -c 'git status; git push'",
+     "RTK_X=1 rtk summary git push", "nice rtk err git push"],
+)  # fmt: skip
+def test_deny_rules_see_the_command_an_rtk_line_runs(line: str) -> None:
+    assert decide(line, allow=["rtk:*"], deny=["git push:*"]).verdict == "deny"
+    assert decide(line, allow=["rtk:*"]).verdict != "deny"
+
+
+def test_rtk_own_commands_are_not_read_as_a_user_command() -> None:
+    assert decide("rtk gain", allow=["rtk:*"], deny=["gain:*"]).verdict != "deny"
+    assert decide("rtk read push.log", allow=["rtk:*"], deny=["read:*"]).verdict != "deny"

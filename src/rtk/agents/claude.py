@@ -5,12 +5,14 @@ Verdicts: the engine reads Claude Code's own permission rules. allow -> ``allow`
 command), except in ``bypassPermissions``/``dontAsk`` sessions, where a prompt would be
 unwanted or refused, and for payloads without a ``permission_mode`` string (another host running
 Claude's settings file: Copilot CLI's cloud agent turns ``ask`` into deny): the command
-is left unchanged. deny/none -> no output.
+is left unchanged. deny/none -> no output, except a line denied for a command inside another's
+words (``rtk proxy git push`` the model wrote, ``find . -exec rm {} ;``): Claude Code's rules
+see only ``rtk``/``find`` there, so the hook answers ``deny`` itself.
 """
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, hook_specific, shell_call
+from rtk.agents._adapt import NOTHING, cwd_of, hook_specific, mode_of, tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,14 +26,34 @@ NO_PROMPT_MODES = frozenset(("bypassPermissions", "dontAsk"))
 
 
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
-    call = shell_call(payload, ctx, TOOLS)
-    if call is None:
+    args = tool_input(payload, TOOLS)
+    if args is None:
         return NOTHING
-    args, d = call
+    d = ctx.decide(args["command"], cwd_of(payload), mode_of(payload))
+    if d.verdict == "deny" and _hidden_from_host(args["command"]):
+        # ``rtk git push`` (the model may write it: ``rtk proxy CMD`` is how it gets raw output) or
+        # ``find . -exec rm {} ;``: Claude Code matches ``Bash(git push:*)`` on the words as written and
+        # misses the command inside, so the hook says deny itself.
+        out = {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "deny",
+            "permissionDecisionReason": f"rtk: {d.reason}",
+        }
+        return {"hookSpecificOutput": out}, "", 0
+    if d.rewritten is None or d.verdict not in ("allow", "ask") or d.rewritten == args["command"]:
+        return NOTHING
     mode = payload.get("permission_mode")
     if d.verdict == "ask" and (not isinstance(mode, str) or mode in NO_PROMPT_MODES):
         return NOTHING
     return hook_specific(args, d), "", 0
+
+
+def _hidden_from_host(command: str) -> bool:
+    """Whether ``command`` runs a command inside another's words: ``rtk proxy git push``, ``find -exec rm``."""
+    from rtk.rewrite.matching import embedded_commands
+    from rtk.shell import segments as _seg
+
+    return any(embedded_commands([w.value for w in seg.words]) for seg in _seg.parse(command).segments())
 
 
 # -- rtk init ------------------------------------------------------------------------------

@@ -423,12 +423,43 @@ _RUNS_COMMAND = {
 }
 
 
-def embedded_commands(values: list[str]) -> list[list[str]]:
-    """The commands ``find``/``fd`` words in ``values`` run for each file, each as a list of words.
+_RTK_FLAGS = frozenset(("-v", "-vv", "-vvv", "--verbose", "--ultra-compact", "--skip-env"))
+_RTK_RUNS = frozenset(("proxy", "bypass", "err", "summary", "test", "run"))  # rtk commands that run a command
 
-    Deny and ask rules are matched on them too (``Bash(rm:*)`` refuses ``find . -exec rm {} ;``).
+
+def _rtk_inner(values: list[str]) -> list[list[str]]:
+    """The command ``rtk [flags] [proxy|err|test|...] CMD ...`` runs (``rtk run -c LINE``: LINE's commands)."""
+    at = _seg.peel(values).at
+    if at >= len(values) or _seg.tool_name(values[at]) != "rtk":
+        return []
+    i = at + 1
+    while i < len(values) and values[i] in _RTK_FLAGS:
+        i += 1
+    if i < len(values) and values[i] in _RTK_RUNS:
+        i += 1
+        if values[i - 1] == "run" and i + 1 < len(values) and values[i] == "-c":
+            from rtk.rewrite.permissions import commands
+
+            return commands(values[i + 1])
+    elif i < len(values) and values[i] in _rules_commands():
+        return []  # one of rtk's own commands (gain, read...): nothing of the user's runs
+    return [values[i:]] if i < len(values) else []
+
+
+def _rules_commands() -> frozenset[str]:
+    from rtk import COMMANDS
+
+    return frozenset(COMMANDS)
+
+
+def embedded_commands(values: list[str]) -> list[list[str]]:
+    """The commands ``find``/``fd`` words in ``values`` run for each file, and the one an ``rtk ...``
+    line runs (``rtk git push``, ``rtk proxy git push``), each as a list of words.
+
+    Deny and ask rules are matched on them too (``Bash(rm:*)`` refuses ``find . -exec rm {} ;``,
+    ``Bash(git push:*)`` refuses ``rtk git push``, which the model may write itself).
     """
-    out: list[list[str]] = []
+    out: list[list[str]] = _rtk_inner(values)
     flags: tuple[str, ...] = ()
     cur: list[str] | None = None
     for w in values:
