@@ -102,6 +102,8 @@ def test_claude_hook_denies_a_denied_command_inside_another_ones_words(tmp_path:
         "rtk proxy git push origin main",
         "rtk -v run -c 'git push'",
         "find . -exec rm {} \\;",
+        "if true; then rtk git push; fi",
+        "echo $(rtk proxy git push)",
     ):
         doc = answer(claude, line, cwd=str(tmp_path))
         assert decision(doc) == "deny", (line, doc)
@@ -109,3 +111,17 @@ def test_claude_hook_denies_a_denied_command_inside_another_ones_words(tmp_path:
     assert answer(claude, "git push", cwd=str(tmp_path)) is None  # the host's own deny sees this one
     assert answer(claude, "rtk git status", cwd=str(tmp_path)) is None  # already rtk, nothing denied
     assert decision(answer(claude, "git status", cwd=str(tmp_path))) == "allow"
+
+
+def test_claude_hook_asks_for_an_asked_command_inside_another_ones_words(tmp_path: Path) -> None:
+    settings = Path(os.environ["HOME"]) / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"permissions": {"allow": ["Bash(rtk:*)"], "ask": ["Bash(git push:*)"]}}))
+    claude = BY_NAME["claude"]
+    doc = answer(claude, "rtk proxy git push", cwd=str(tmp_path))
+    assert decision(doc) == "ask" and "updatedInput" not in doc["hookSpecificOutput"]  # type: ignore[index, operator]
+    assert answer(claude, "rtk proxy git status", cwd=str(tmp_path)) is None  # no ask rule: the host's rtk:* applies
+    p = claude.payload()
+    claude.set_cmd(p, "rtk proxy git push")
+    p["permission_mode"] = "bypassPermissions"  # no prompt wanted: left to the host, as for every ask
+    assert hook.run("claude", [], json.dumps(p).encode())[0] == b""

@@ -7,7 +7,7 @@ unwanted or refused, and for payloads without a ``permission_mode`` string (anot
 Claude's settings file: Copilot CLI's cloud agent turns ``ask`` into deny): the command
 is left unchanged. deny/none -> no output, except a line denied for a command inside another's
 words (``rtk proxy git push`` the model wrote, ``find . -exec rm {} ;``): Claude Code's rules
-see only ``rtk``/``find`` there, so the hook answers ``deny`` itself.
+see only ``rtk``/``find`` there, so the hook answers ``deny`` itself (``ask`` for an ask rule).
 """
 
 from __future__ import annotations
@@ -30,30 +30,35 @@ def handle(payload: dict[str, Any], ctx: Context) -> Answer:
     if args is None:
         return NOTHING
     d = ctx.decide(args["command"], cwd_of(payload), mode_of(payload))
+    mode = payload.get("permission_mode")
+    prompts = isinstance(mode, str) and mode not in NO_PROMPT_MODES
+    # ``rtk git push`` (the model may write it: ``rtk proxy CMD`` is how it gets raw output) or
+    # ``find . -exec rm {} ;``: Claude Code matches ``Bash(git push:*)`` on the words as written and
+    # misses the command inside, so the hook says deny (or, for an ask rule, ask) itself.
     if d.verdict == "deny" and _hidden_from_host(args["command"]):
-        # ``rtk git push`` (the model may write it: ``rtk proxy CMD`` is how it gets raw output) or
-        # ``find . -exec rm {} ;``: Claude Code matches ``Bash(git push:*)`` on the words as written and
-        # misses the command inside, so the hook says deny itself.
-        out = {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": f"rtk: {d.reason}",
-        }
-        return {"hookSpecificOutput": out}, "", 0
+        return _verdict("deny", d.reason), "", 0
+    ask_rule = d.rewritten is None and prompts and d.permission_reason.startswith("ask rule")
+    if ask_rule and _hidden_from_host(args["command"]):
+        return _verdict("ask", d.permission_reason), "", 0
     if d.rewritten is None or d.verdict not in ("allow", "ask") or d.rewritten == args["command"]:
         return NOTHING
-    mode = payload.get("permission_mode")
-    if d.verdict == "ask" and (not isinstance(mode, str) or mode in NO_PROMPT_MODES):
+    if d.verdict == "ask" and not prompts:
         return NOTHING
     return hook_specific(args, d), "", 0
+
+
+def _verdict(decision: str, why: str) -> dict[str, Any]:
+    """A decision without a rewrite: the command stays as the model wrote it."""
+    out = {"hookEventName": "PreToolUse", "permissionDecision": decision, "permissionDecisionReason": f"rtk: {why}"}
+    return {"hookSpecificOutput": out}
 
 
 def _hidden_from_host(command: str) -> bool:
     """Whether ``command`` runs a command inside another's words: ``rtk proxy git push``, ``find -exec rm``."""
     from rtk.rewrite.matching import embedded_commands
-    from rtk.shell import segments as _seg
+    from rtk.rewrite.permissions import commands
 
-    return any(embedded_commands([w.value for w in seg.words]) for seg in _seg.parse(command).segments())
+    return any(embedded_commands(c) for c in commands(command))  # at any depth: blocks, $(...)
 
 
 # -- rtk init ------------------------------------------------------------------------------
