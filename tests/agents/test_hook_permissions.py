@@ -125,3 +125,19 @@ def test_claude_hook_asks_for_an_asked_command_inside_another_ones_words(tmp_pat
     claude.set_cmd(p, "rtk proxy git push")
     p["permission_mode"] = "bypassPermissions"  # no prompt wanted: left to the host, as for every ask
     assert hook.run("claude", [], json.dumps(p).encode())[0] == b""
+
+
+def test_gemini_hook_denies_a_denied_command_inside_another_ones_words(tmp_path: Path) -> None:
+    settings = Path(os.environ["HOME"]) / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    tools = {
+        "allowed": ["run_shell_command(rtk)", "run_shell_command(git)"],
+        "exclude": ["run_shell_command(git push)"],
+    }
+    settings.write_text(json.dumps({"tools": tools}))
+    gemini = BY_NAME["gemini"]
+    doc = answer(gemini, "rtk proxy git push", cwd=str(tmp_path))
+    assert doc is not None and doc.get("decision") == "deny" and "tool_input" not in json.dumps(doc)
+    assert answer(gemini, "git push", cwd=str(tmp_path)) == {}  # Gemini's own exclude sees this one
+    doc = answer(gemini, "git status", cwd=str(tmp_path))
+    assert doc is not None and doc.get("decision") == "allow"

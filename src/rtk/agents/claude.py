@@ -12,7 +12,7 @@ see only ``rtk``/``find`` there, so the hook answers ``deny`` itself (``ask`` fo
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, cwd_of, hook_specific, mode_of, tool_input
+from rtk.agents._adapt import NOTHING, cwd_of, hidden_from_host, hook_specific, mode_of, tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,10 +35,10 @@ def handle(payload: dict[str, Any], ctx: Context) -> Answer:
     # ``rtk git push`` (the model may write it: ``rtk proxy CMD`` is how it gets raw output) or
     # ``find . -exec rm {} ;``: Claude Code matches ``Bash(git push:*)`` on the words as written and
     # misses the command inside, so the hook says deny (or, for an ask rule, ask) itself.
-    if d.verdict == "deny" and _hidden_from_host(args["command"]):
+    if d.verdict == "deny" and hidden_from_host(args["command"]):
         return _verdict("deny", d.reason), "", 0
     ask_rule = d.rewritten is None and prompts and d.permission_reason.startswith("ask rule")
-    if ask_rule and _hidden_from_host(args["command"]):
+    if ask_rule and hidden_from_host(args["command"]):
         return _verdict("ask", d.permission_reason), "", 0
     if d.rewritten is None or d.verdict not in ("allow", "ask") or d.rewritten == args["command"]:
         return NOTHING
@@ -51,14 +51,6 @@ def _verdict(decision: str, why: str) -> dict[str, Any]:
     """A decision without a rewrite: the command stays as the model wrote it."""
     out = {"hookEventName": "PreToolUse", "permissionDecision": decision, "permissionDecisionReason": f"rtk: {why}"}
     return {"hookSpecificOutput": out}
-
-
-def _hidden_from_host(command: str) -> bool:
-    """Whether ``command`` runs a command inside another's words: ``rtk proxy git push``, ``find -exec rm``."""
-    from rtk.rewrite.matching import embedded_commands
-    from rtk.rewrite.permissions import commands
-
-    return any(embedded_commands(c) for c in commands(command))  # at any depth: blocks, $(...)
 
 
 # -- rtk init ------------------------------------------------------------------------------
