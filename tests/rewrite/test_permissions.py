@@ -420,7 +420,7 @@ def test_find_without_a_denied_command_is_still_allowed() -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["rtk git push", "rtk proxy git push", "rtk -v --ultra-compact git push -f", "rtk run -c 'git status; git push'",
+    ["rtk git push", "rtk proxy git push", "rtk -v --ultra-compact git push -f", "rtk run -c 'git status; git push'", "rtk run -c 'echo $(git push)'",
      "RTK_X=1 rtk summary git push", "nice rtk err git push"],
 )  # fmt: skip
 def test_deny_rules_see_the_command_an_rtk_line_runs(line: str) -> None:

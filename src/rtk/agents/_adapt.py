@@ -120,10 +120,10 @@ def shell_call(
 def hidden_from_host(command: str) -> bool:
     """Whether ``command`` runs a command inside another's words (``rtk proxy git push``, ``find -exec rm``),
     which a host matching rules on the words as written does not see."""
-    from rtk.rewrite.matching import embedded_commands
+    from rtk.rewrite.matching import embedded_commands, rtk_shell_line
     from rtk.rewrite.permissions import commands
 
-    return any(embedded_commands(c) for c in commands(command))  # at any depth: blocks, $(...)
+    return any(embedded_commands(c) or rtk_shell_line(c) for c in commands(command))  # at any depth: blocks, $(...)
 
 
 def reason(d: Decision) -> str:

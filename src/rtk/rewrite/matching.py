@@ -438,12 +438,21 @@ def _rtk_inner(values: list[str]) -> list[list[str]]:
     if i < len(values) and values[i] in _RTK_RUNS:
         i += 1
         if values[i - 1] == "run" and i + 1 < len(values) and values[i] == "-c":
-            from rtk.rewrite.permissions import commands
-
-            return commands(values[i + 1])
+            return []  # a shell line: rtk_shell_line
     elif i < len(values) and values[i] in _rules_commands():
         return []  # one of rtk's own commands (gain, read...): nothing of the user's runs
     return [values[i:]] if i < len(values) else []
+
+
+def rtk_shell_line(values: list[str]) -> str | None:
+    """The shell line of ``rtk [flags] run -c LINE`` (its commands are the caller's to parse), else None."""
+    at = _seg.peel(values).at
+    if at >= len(values) or _seg.tool_name(values[at]) != "rtk":
+        return None
+    i = at + 1
+    while i < len(values) and values[i] in _RTK_FLAGS:
+        i += 1
+    return values[i + 2] if values[i : i + 2] == ["run", "-c"] and i + 2 < len(values) else None
 
 
 def _rules_commands() -> frozenset[str]:

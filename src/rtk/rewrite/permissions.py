@@ -483,11 +483,11 @@ def evaluate(
 
 
 def _value_forms(values: list[str], transparent: _Prefixes = ()) -> list[str]:
-    """The forms of one command and of those it runs for each file (``find -exec CMD ;``)."""
-    from rtk.rewrite.matching import embedded_commands
+    """The forms of one command and of those it runs (``find -exec CMD ;``, ``rtk CMD``, ``rtk run -c LINE``)."""
+    from rtk.rewrite.matching import embedded_commands, rtk_shell_line
 
     out = [_norm(values), *_resolved(values, transparent)] if values else []
-    for cmd in embedded_commands(values):
+    for cmd in embedded_commands(values) + commands(rtk_shell_line(values) or ""):
         out += _value_forms(cmd, transparent)
     return out
 
