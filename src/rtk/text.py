@@ -130,6 +130,18 @@ def quote(word: str) -> str:
     return "'" + word.replace("'", "'\"'\"'") + "'"
 
 
+def visible(s: str) -> str:
+    """``s`` with every non-printable character (terminal escapes, newlines, bidi and other format
+    characters) written as a ``\\xNN``/``\\uNNNN`` escape: for text from an untrusted file shown on a line."""
+    if s.isprintable():
+        return s
+    return "".join(
+        c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 0x100 else f"\\u{ord(c):04x}" if ord(c) < 0x10000
+        else f"\\U{ord(c):08x}"
+        for c in s
+    )  # fmt: skip
+
+
 def join(argv: list[str]) -> str:
     """Render an argv as a shell command line (shlex.join without importing shlex)."""
     return " ".join(quote(w) for w in argv)

@@ -87,3 +87,57 @@ def test_doctor_is_quiet_about_well_formed_permissions(
     monkeypatch.chdir(tmp_path)
     doctor.main(["--agent", "claude"])
     assert "cannot be evaluated" not in capsys.readouterr().out
+
+
+def test_claude_hook_denies_a_denied_command_inside_another_ones_words(tmp_path: Path) -> None:
+    # Claude Code matches `Bash(git push:*)` on `rtk proxy git push` as written and misses; with `rtk:*` (or `find:*`)
+    # allowed the command ran. The hook left every denied line to the host.
+    settings = Path(os.environ["HOME"]) / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    rules = {"allow": ["Bash(rtk:*)", "Bash(find:*)", "Bash(git:*)"], "deny": ["Bash(git push:*)", "Bash(rm:*)"]}
+    settings.write_text(json.dumps({"permissions": rules}))
+    claude = BY_NAME["claude"]
+    for line in (
+        "rtk git push",
+        "rtk proxy git push origin main",
+        "rtk -v run -c 'git push'",
+        "find . -exec rm {} \\;",
+        "if true; then rtk git push; fi",
+        "echo $(rtk proxy git push)",
+    ):
+        doc = answer(claude, line, cwd=str(tmp_path))
+        assert decision(doc) == "deny", (line, doc)
+        assert "updatedInput" not in doc["hookSpecificOutput"]  # type: ignore[index, operator]
+    assert answer(claude, "git push", cwd=str(tmp_path)) is None  # the host's own deny sees this one
+    assert answer(claude, "rtk git status", cwd=str(tmp_path)) is None  # already rtk, nothing denied
+    assert decision(answer(claude, "git status", cwd=str(tmp_path))) == "allow"
+
+
+def test_claude_hook_asks_for_an_asked_command_inside_another_ones_words(tmp_path: Path) -> None:
+    settings = Path(os.environ["HOME"]) / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(json.dumps({"permissions": {"allow": ["Bash(rtk:*)"], "ask": ["Bash(git push:*)"]}}))
+    claude = BY_NAME["claude"]
+    doc = answer(claude, "rtk proxy git push", cwd=str(tmp_path))
+    assert decision(doc) == "ask" and "updatedInput" not in doc["hookSpecificOutput"]  # type: ignore[index, operator]
+    assert answer(claude, "rtk proxy git status", cwd=str(tmp_path)) is None  # no ask rule: the host's rtk:* applies
+    p = claude.payload()
+    claude.set_cmd(p, "rtk proxy git push")
+    p["permission_mode"] = "bypassPermissions"  # no prompt wanted: left to the host, as for every ask
+    assert hook.run("claude", [], json.dumps(p).encode())[0] == b""
+
+
+def test_gemini_hook_denies_a_denied_command_inside_another_ones_words(tmp_path: Path) -> None:
+    settings = Path(os.environ["HOME"]) / ".gemini" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    tools = {
+        "allowed": ["run_shell_command(rtk)", "run_shell_command(git)"],
+        "exclude": ["run_shell_command(git push)"],
+    }
+    settings.write_text(json.dumps({"tools": tools}))
+    gemini = BY_NAME["gemini"]
+    doc = answer(gemini, "rtk proxy git push", cwd=str(tmp_path))
+    assert doc is not None and doc.get("decision") == "deny" and "tool_input" not in json.dumps(doc)
+    assert answer(gemini, "git push", cwd=str(tmp_path)) == {}  # Gemini's own exclude sees this one
+    doc = answer(gemini, "git status", cwd=str(tmp_path))
+    assert doc is not None and doc.get("decision") == "allow"

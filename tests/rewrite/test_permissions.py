@@ -388,3 +388,46 @@ def test_a_cache_from_before_empty_rules_approved_nothing_is_not_used(tmp_path: 
     with open(os.path.join(paths.data_dir(), "old.cache"), "wb") as f:
         marshal.dump((4, key, ["*"], [], [], ""), f)
     assert not permissions.cached("old.cache", key, permissions._parse).allow
+
+
+@pytest.mark.parametrize(
+    ("line", "rule"),
+    [
+        ("find . -exec git push \\;", "git push"),
+        ("find . -name '*.tmp' -execdir rm {} +", "rm"),
+        ("find . -ok rm {} \\;", "rm"),
+        ("find . -okdir rm -f {} \\;", "rm"),
+        ("nice find . -name x -exec ls {} \\; -exec /bin/rm {} \\;", "rm"),
+        ("find . -exec env rm {} \\;", "rm"),
+        ("fd -e tmp -x rm", "rm"),
+        ("fd --exec-batch git push", "git push"),
+        ("if true; then find . -exec rm {} \\; ; fi", "rm"),
+    ],
+)
+def test_deny_and_ask_rules_see_the_command_find_runs_per_file(line: str, rule: str) -> None:
+    # `find:*` allowed and `rm:*` denied auto-allowed `find . -exec rm {} ;`: the deny never saw the rm.
+    allow = ["find:*", "fd:*", "nice:*"]
+    assert decide(line, allow=allow, deny=[f"{rule}:*"]).verdict == "deny"
+    assert decide(line, allow=allow, ask=[f"{rule}:*"]).verdict in ("ask", "none")  # none: nothing rewritten
+    assert decide(line, allow=allow).verdict != "deny"  # the rule is what refuses
+
+
+def test_find_without_a_denied_command_is_still_allowed() -> None:
+    assert decide("find . -exec echo {} \\;", allow=["find:*"], deny=["rm:*"]).verdict == "allow"
+    assert decide("find . -name x -print", allow=["find:*"], deny=["rm:*"]).verdict == "allow"
+    assert decide("find . -name rm", allow=["find:*"], deny=["rm:*"]).verdict == "allow"
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["rtk git push", "rtk proxy git push", "rtk -v --ultra-compact git push -f", "rtk run -c 'git status; git push'", "rtk run -c 'echo $(git push)'",
+     "RTK_X=1 rtk summary git push", "nice rtk err git push"],
+)  # fmt: skip
+def test_deny_rules_see_the_command_an_rtk_line_runs(line: str) -> None:
+    assert decide(line, allow=["rtk:*"], deny=["git push:*"]).verdict == "deny"
+    assert decide(line, allow=["rtk:*"]).verdict != "deny"
+
+
+def test_rtk_own_commands_are_not_read_as_a_user_command() -> None:
+    assert decide("rtk gain", allow=["rtk:*"], deny=["gain:*"]).verdict != "deny"
+    assert decide("rtk read push.log", allow=["rtk:*"], deny=["read:*"]).verdict != "deny"

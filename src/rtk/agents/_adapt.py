@@ -104,13 +104,26 @@ def rewrite(ctx: Context, command: str, cwd: str | None, mode: str | None = None
     return d
 
 
-def shell_call(payload: dict[str, Any], ctx: Context, tools: frozenset[str]) -> tuple[dict[str, Any], Decision] | None:
-    """A snake_case shell tool call's input and the rewrite the hook may pass on, else None."""
+def shell_call(
+    payload: dict[str, Any], ctx: Context, tools: frozenset[str], decided: Decision | None = None
+) -> tuple[dict[str, Any], Decision] | None:
+    """A snake_case shell tool call's input and the rewrite the hook may pass on, else None (``decided``: known)."""
     args = tool_input(payload, tools)
     if args is None:
         return None
-    d = rewrite(ctx, args["command"], cwd_of(payload), mode_of(payload))
-    return None if d is None else (args, d)
+    d = decided or ctx.decide(args["command"], cwd_of(payload), mode_of(payload))
+    if d.rewritten is None or d.verdict not in ("allow", "ask") or d.rewritten == args["command"]:
+        return None
+    return args, d
+
+
+def hidden_from_host(command: str) -> bool:
+    """Whether ``command`` runs a command inside another's words (``rtk proxy git push``, ``find -exec rm``),
+    which a host matching rules on the words as written does not see."""
+    from rtk.rewrite.matching import embedded_commands, rtk_shell_line
+    from rtk.rewrite.permissions import commands
+
+    return any(embedded_commands(c) or rtk_shell_line(c) for c in commands(command))  # at any depth: blocks, $(...)
 
 
 def reason(d: Decision) -> str:

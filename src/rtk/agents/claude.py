@@ -5,12 +5,14 @@ Verdicts: the engine reads Claude Code's own permission rules. allow -> ``allow`
 command), except in ``bypassPermissions``/``dontAsk`` sessions, where a prompt would be
 unwanted or refused, and for payloads without a ``permission_mode`` string (another host running
 Claude's settings file: Copilot CLI's cloud agent turns ``ask`` into deny): the command
-is left unchanged. deny/none -> no output.
+is left unchanged. deny/none -> no output, except a line denied for a command inside another's
+words (``rtk proxy git push`` the model wrote, ``find . -exec rm {} ;``): Claude Code's rules
+see only ``rtk``/``find`` there, so the hook answers ``deny`` itself (``ask`` for an ask rule).
 """
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, hook_specific, shell_call
+from rtk.agents._adapt import NOTHING, cwd_of, hidden_from_host, hook_specific, mode_of, tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -24,14 +26,31 @@ NO_PROMPT_MODES = frozenset(("bypassPermissions", "dontAsk"))
 
 
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
-    call = shell_call(payload, ctx, TOOLS)
-    if call is None:
+    args = tool_input(payload, TOOLS)
+    if args is None:
         return NOTHING
-    args, d = call
+    d = ctx.decide(args["command"], cwd_of(payload), mode_of(payload))
     mode = payload.get("permission_mode")
-    if d.verdict == "ask" and (not isinstance(mode, str) or mode in NO_PROMPT_MODES):
+    prompts = isinstance(mode, str) and mode not in NO_PROMPT_MODES
+    # ``rtk git push`` (the model may write it: ``rtk proxy CMD`` is how it gets raw output) or
+    # ``find . -exec rm {} ;``: Claude Code matches ``Bash(git push:*)`` on the words as written and
+    # misses the command inside, so the hook says deny (or, for an ask rule, ask) itself.
+    if d.verdict == "deny" and hidden_from_host(args["command"]):
+        return _verdict("deny", d.reason), "", 0
+    ask_rule = d.rewritten is None and prompts and d.permission_reason.startswith("ask rule")
+    if ask_rule and hidden_from_host(args["command"]):
+        return _verdict("ask", d.permission_reason), "", 0
+    if d.rewritten is None or d.verdict not in ("allow", "ask") or d.rewritten == args["command"]:
+        return NOTHING
+    if d.verdict == "ask" and not prompts:
         return NOTHING
     return hook_specific(args, d), "", 0
+
+
+def _verdict(decision: str, why: str) -> dict[str, Any]:
+    """A decision without a rewrite: the command stays as the model wrote it."""
+    out = {"hookEventName": "PreToolUse", "permissionDecision": decision, "permissionDecisionReason": f"rtk: {why}"}
+    return {"hookSpecificOutput": out}
 
 
 # -- rtk init ------------------------------------------------------------------------------

@@ -2,13 +2,15 @@
 
 allow -> ``decision: allow`` with ``hookSpecificOutput.tool_input`` (the whole input);
 ask -> ``tool_input`` without a decision (Gemini's policy engine decides, on the
-rewritten command). Every other path prints ``{}`` (an empty stdout would make
+rewritten command). A line denied for a command inside another's words (``rtk proxy git
+push``, ``find -exec rm``), which Gemini's own rules do not see, gets ``decision: deny``. Every
+other path prints ``{}`` (an empty stdout would make
 Gemini read stderr as the answer).
 """
 
 from __future__ import annotations
 
-from rtk.agents._adapt import replaced, shell_call
+from rtk.agents._adapt import cwd_of, hidden_from_host, mode_of, replaced, shell_call, tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,7 +24,13 @@ EMPTY: Answer = ({}, "", 0)
 
 
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
-    call = shell_call(payload, ctx, TOOLS)
+    args = tool_input(payload, TOOLS)
+    if args is None:
+        return EMPTY
+    d0 = ctx.decide(args["command"], cwd_of(payload), mode_of(payload))
+    if d0.verdict == "deny" and hidden_from_host(args["command"]):  # rtk proxy git push: Gemini's rules see rtk
+        return {"decision": "deny", "reason": f"rtk: {d0.reason}"}, "", 0
+    call = shell_call(payload, ctx, TOOLS, d0)
     if call is None:
         return EMPTY
     args, d = call

@@ -6,6 +6,7 @@ import os
 import sys
 
 from rtk.errors import UsageError
+from rtk.text import visible
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -67,7 +68,8 @@ def _list() -> int:
         for d in src.defs:
             shadow, why = _shadow(d)
             note = f" [shadowed by rtk {shadow}]" if shadow else f" [{why}]" if why else ""
-            rows.append((d["name"], _status(src), d["match_command"], (d["description"] or "") + note))
+            desc = (d["description"] or "") + note  # a project file's text, maybe untrusted: shown escaped
+            rows.append((visible(d["name"]), _status(src), visible(d["match_command"]), visible(desc)))
     if not rows:
         print("no TOML filters")
         return 0

@@ -13,6 +13,7 @@ from typing import Any
 from rtk import config, tokens
 from rtk.commands._history import table
 from rtk.errors import RtkError, UsageError
+from rtk.text import visible
 from rtk.tracking import db as trackdb
 from rtk.tracking import queries
 from rtk.tracking.queries import Scope
@@ -208,7 +209,10 @@ def _untrusted(report: dict[str, Any]) -> list[str]:
     out = ["", f"untrusted project filters skipped ({total} runs ran without them; review, then `rtk trust`)"]
     return out + table(
         ["filter", "file", "runs", "last", "why"],
-        [[r["filter"], _clip(r["file"], 50), str(r["count"]), r["last"][:10], r["reason"]] for r in rows],
+        [
+            [visible(r["filter"]), _clip(visible(r["file"]), 50), str(r["count"]), r["last"][:10], r["reason"]]
+            for r in rows
+        ],
         {2},
     )
 

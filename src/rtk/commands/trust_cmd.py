@@ -6,6 +6,7 @@ import os
 import sys
 
 from rtk.errors import UsageError
+from rtk.text import visible
 
 TRUST_HELP = """\
 usage: rtk trust [-y|--yes] [FILE...]   trust the project filters (default: every .rtk/filters/*.toml here)
@@ -69,11 +70,13 @@ def main(args: list[str]) -> int:
             raise UsageError(f"cannot read {path}: {e.strerror}") from None
         digest = trust.sha256_hex(data)
         defs, _, problems = schema.parse_bytes(data, path)
-        print(f"{catalog.where(path)}  sha256 {digest[:16]}")
+        # The file is not trusted yet: none of its text may move the cursor or hide a line of this review.
+        print(visible(f"{catalog.where(path)}  sha256 {digest[:16]}"))
         for d in defs:
-            print(f"  {d['name']}: {d['match_command']}" + (f"  ({d['description']})" if d["description"] else ""))
+            desc = f"  ({d['description']})" if d["description"] else ""
+            print(visible(f"  {d['name']}: {d['match_command']}{desc}"))
         for p in problems:
-            print(f"  {p.level}: {p.message}")
+            print(visible(f"  {p.level}: {p.message}"))
         new[trust.canonical(path)] = digest
     if not yes:
         if not sys.stdin.isatty():

@@ -154,11 +154,12 @@ def _stderr() -> Any:
 
 def _notify_untrusted(argv: list[str], d: dict[str, Any], path: str, status: str) -> None:
     from rtk.dsl import trust
+    from rtk.text import visible
 
     shown = os.path.relpath(path) if path.startswith(os.getcwd()) else path
     why = f"file {shown} changed since it was trusted" if status == trust.CHANGED else f"{shown} is not trusted"
-    print(
-        f"rtk: project filter {d['name']} not applied: {why} (review it, then run `rtk trust`)",
+    print(  # an untrusted file's name and filter id: no escape or line of theirs reaches the agent or terminal
+        visible(f"rtk: project filter {d['name']} not applied: {why} (review it, then run `rtk trust`)"),
         file=_stderr(),
     )
     if trust.env_override() is False:

@@ -46,13 +46,18 @@ EXIT_CODES = {"allow": 0, "none": 1, "deny": 2, "ask": 3}
 class Decision:
     """What to do with a command line (see the module docstring)."""
 
-    __slots__ = ("permission", "reason", "rewritten", "verdict")
+    __slots__ = ("permission", "permission_reason", "reason", "rewritten", "verdict")
 
-    def __init__(self, rewritten: str | None, verdict: str, reason: str, permission: str = "ask") -> None:
+    def __init__(
+        self, rewritten: str | None, verdict: str, reason: str, permission: str = "ask", permission_reason: str = ""
+    ) -> None:
         self.rewritten = rewritten
         self.verdict = verdict
         self.reason = reason
         self.permission = permission
+        self.permission_reason = (
+            permission_reason  # why ``permission`` (an ask rule...) when ``reason`` says something else
+        )
 
     @property
     def exit_code(self) -> int:
@@ -438,7 +443,7 @@ def decide(
         reasons = [p.cls.reason for _, p in walk.plans if p.cls.kind != "ignored"] or [
             p.cls.reason for _, p in walk.plans
         ]
-        return Decision(None, "none", reasons[0] if reasons else "nothing to rewrite", perm)
+        return Decision(None, "none", reasons[0] if reasons else "nothing to rewrite", perm, why)
     return Decision(new, perm, why, perm)
 
 

@@ -413,3 +413,75 @@ def uv_script(values: list[str], res: _seg.Resolved) -> bool:
     if res.kind == "inner" and word.endswith(".py") and not _seg.is_python(word):
         return _seg.tool_name(word) not in _LIVE_SCRIPTS  # uv runs a .py file with the project's python
     return script_form(word, values[res.index + 1 :])
+
+
+# Options after which find/fd take a command they run for each file (``find -exec CMD {} ;``).
+_RUNS_COMMAND = {
+    "find": ("-exec", "-execdir", "-ok", "-okdir"),
+    "fd": ("-x", "--exec", "-X", "--exec-batch"),
+    "fdfind": ("-x", "--exec", "-X", "--exec-batch"),
+}
+
+
+_RTK_FLAGS = frozenset(("-v", "-vv", "-vvv", "--verbose", "--ultra-compact", "--skip-env"))
+_RTK_RUNS = frozenset(("proxy", "bypass", "err", "summary", "test", "run"))  # rtk commands that run a command
+
+
+def _rtk_inner(values: list[str]) -> list[list[str]]:
+    """The command ``rtk [flags] [proxy|err|test|...] CMD ...`` runs (``rtk run -c LINE``: LINE's commands)."""
+    at = _seg.peel(values).at
+    if at >= len(values) or _seg.tool_name(values[at]) != "rtk":
+        return []
+    i = at + 1
+    while i < len(values) and values[i] in _RTK_FLAGS:
+        i += 1
+    if i < len(values) and values[i] in _RTK_RUNS:
+        i += 1
+        if values[i - 1] == "run" and i + 1 < len(values) and values[i] == "-c":
+            return []  # a shell line: rtk_shell_line
+    elif i < len(values) and values[i] in _rules_commands():
+        return []  # one of rtk's own commands (gain, read...): nothing of the user's runs
+    return [values[i:]] if i < len(values) else []
+
+
+def rtk_shell_line(values: list[str]) -> str | None:
+    """The shell line of ``rtk [flags] run -c LINE`` (its commands are the caller's to parse), else None."""
+    at = _seg.peel(values).at
+    if at >= len(values) or _seg.tool_name(values[at]) != "rtk":
+        return None
+    i = at + 1
+    while i < len(values) and values[i] in _RTK_FLAGS:
+        i += 1
+    return values[i + 2] if values[i : i + 2] == ["run", "-c"] and i + 2 < len(values) else None
+
+
+def _rules_commands() -> frozenset[str]:
+    from rtk import COMMANDS
+
+    return frozenset(COMMANDS)
+
+
+def embedded_commands(values: list[str]) -> list[list[str]]:
+    """The commands ``find``/``fd`` words in ``values`` run for each file, and the one an ``rtk ...``
+    line runs (``rtk git push``, ``rtk proxy git push``), each as a list of words.
+
+    Deny and ask rules are matched on them too (``Bash(rm:*)`` refuses ``find . -exec rm {} ;``,
+    ``Bash(git push:*)`` refuses ``rtk git push``, which the model may write itself).
+    """
+    out: list[list[str]] = _rtk_inner(values)
+    flags: tuple[str, ...] = ()
+    cur: list[str] | None = None
+    for w in values:
+        if cur is not None:
+            if w == ";" or (w == "+" and cur and cur[-1] == "{}"):
+                out.append(cur)
+                cur = None
+            else:
+                cur.append(w)
+            continue
+        flags = _RUNS_COMMAND.get(w.rsplit("/", 1)[-1], flags)
+        if w in flags:
+            cur = []
+    if cur:
+        out.append(cur)
+    return [c for c in out if c]

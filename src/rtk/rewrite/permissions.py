@@ -17,7 +17,8 @@ path, mtime and size.
 Evaluation (``evaluate``): deny > ask > allow > default (ask). Deny and ask rules match
 any form of any command on the line: literal (as written) or resolved (by the resolver of
 ``hooks.exclude_commands``, :func:`rtk.rewrite.matching.resolved_forms`), top-level or
-nested in substitutions, blocks and here-document bodies, or the rewritten segment. An
+nested in substitutions, blocks, here-document bodies and ``find -exec``/``fd -x``, or the
+rewritten segment. An
 allow needs every top-level segment's literal form and fully resolved form to match allow
 rules, and a line that can be attested statically: nothing that can run code at any depth
 (``lexer.EXECUTES``), no ``$'...'``, output to a file, here-document, subshell or block.
@@ -445,7 +446,7 @@ def evaluate(
             tops.append((text, [], []))
             continue
         literal, resolved = _forms(line, seg, transparent)
-        extra += literal + resolved
+        extra += literal + resolved + _value_forms([w.value for w in seg.words], transparent)  # + find -exec CMD ;
         literal, resolved = _forms(line, seg, transparent, words=True)
         for t in seg.tokens:
             if t.kind == WORD and t.flags & (CMDSUB | PROCSUB):
@@ -482,7 +483,13 @@ def evaluate(
 
 
 def _value_forms(values: list[str], transparent: _Prefixes = ()) -> list[str]:
-    return [_norm(values), *_resolved(values, transparent)] if values else []
+    """The forms of one command and of those it runs (``find -exec CMD ;``, ``rtk CMD``, ``rtk run -c LINE``)."""
+    from rtk.rewrite.matching import embedded_commands, rtk_shell_line
+
+    out = [_norm(values), *_resolved(values, transparent)] if values else []
+    for cmd in embedded_commands(values) + commands(rtk_shell_line(values) or ""):
+        out += _value_forms(cmd, transparent)
+    return out
 
 
 def permission_problem(problem: str) -> bool:

@@ -4,11 +4,17 @@ Two passes. The first reads the command word by word and masks values whose
 meaning depends on the tool: ``curl -u user:PASS`` (and ``--user``,
 ``--proxy-user``, cookies given with ``-b``), ``mysql -pPASS`` for the
 mysql-like tools only (``psql -p 5432`` is a port), ``sshpass -p PASS``,
-``redis-cli -a PASS`` and ``docker login -p PASS``. Quoted words holding a
+``redis-cli -a PASS``, ``docker``/``az login -p PASS``, the password flags of zip, 7z,
+ldapsearch, mongo, sqlcmd, ssh-keygen, openssl and twine (``_NEXT_IS_SECRET``),
+``smbclient -U user%PASS``, ``curl -x user:PASS@proxy``, ``sqlplus user/PASS@db``,
+``vault login TOKEN``, ``gh secret set -b VALUE``, ``aws configure set NAME VALUE`` (and
+``npm``/``git config``) for a secret-named NAME, and a here-string fed to ``--with-token``,
+``--password-stdin`` or ``sudo -S``. Quoted words holding a
 command (``sh -c '...'``, ``ssh host '...'``) are read the same way.
 The second pass works on the whole text, wherever a value stands:
 secret-named flags (``--token X``, ``--password=X``), secret-named assignments
-(``PGPASSWORD=X``), HTTP auth headers, passwords in URLs, secret query
+(``PGPASSWORD=X``), HTTP auth headers, passwords in URLs (and the whole userinfo of an
+``https://TOKEN@host`` URL), secret query
 parameters and well-known token shapes (GitHub, GitLab, OpenAI/Stripe-style
 ``sk-``, Slack, AWS, Google, npm, Hugging Face, JWTs).
 """
@@ -30,13 +36,24 @@ _MYSQL_LIKE = frozenset(
 # Tools whose ``-u``/``--user`` value is ``user:password``.
 _CURL_LIKE = frozenset(("curl", "wget", "http", "https", "xh", "xhs", "curlie", "httpie", "aria2c"))
 _HTTPIE = frozenset(("http", "https", "xh", "xhs", "httpie"))  # their -a/--auth is user:password too
-_LOGIN_TOOLS = frozenset(("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane"))
+_LOGIN_TOOLS = frozenset(("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "az"))
+# Tools and the flags whose next word is a password (or a raw key): ``zip -P PASS``, ``ldapsearch -w PASS``.
+_NEXT_IS_SECRET: dict[str, frozenset[str]] = {
+    **dict.fromkeys(("mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport"), frozenset(("-p",))),
+    **dict.fromkeys(("ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare",
+                     "ldapmodrdn", "ldapexop"), frozenset(("-w",))),
+    **dict.fromkeys(("zip", "unzip", "zipcloak", "sqlcmd", "bcp"), frozenset(("-P",))),
+    "ssh-keygen": frozenset(("-N", "-P")), "openssl": frozenset(("-k", "-K")), "twine": frozenset(("-p",)),
+}  # fmt: skip
+_ATTACHED_SECRET = frozenset(("7z", "7za", "7zz", "7zr"))  # ``7z a -pPASS``: ``-p`` alone prompts
+_USER_SEP = {"smbclient": "%", "rpcclient": "%", "smbcacls": "%", "smbget": "%", "lftp": ","}  # ``-U user%PASS``
+_ORACLE = frozenset(("sqlplus", "rman", "expdp", "impdp", "exp", "imp", "sqlldr", "dgmgrl"))  # ``user/PASS@db``
 _USER_FLAGS = frozenset(("-u", "--user", "--proxy-user", "--http-user", "--ftp-user"))  # and curl -U
 _COOKIE_FLAGS = frozenset(("-b", "--cookie"))
 _SEPARATORS = frozenset((";", "|", "||", "&&", "&", "(", ")", "|&"))
 _WORD = re.compile(r"""(?:'[^']*'?|"(?:[^"\\]|\\.)*"?|\\.|[^\s'"\\;|&()])+|[;|&()]+""")
 
-_NAME = r"(?:[A-Za-z0-9_.-]*?(?:pass(?:word|wd|phrase)?|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?key|auth(?!or)|credentials?|cookie|session|jwt|signature)[A-Za-z0-9_.-]*)"
+_NAME = r"(?:[A-Za-z0-9_.-]*?(?:pass(?:word|wd|phrase)?|pwd|token|secret|api[_-]?key|access[_-]?key|private[_-]?key|client[_-]?key|auth(?!or)|credentials?|creds(?![a-z])|account[_-]?key|cookie|session|jwt|signature)[A-Za-z0-9_.-]*)"
 _VALUE = r"""(?:'[^']*'|"(?:[^"\\]|\\.)*"|[^\s'";|&]+)"""
 # Flags named like secrets whose value is not one: a place to read it from, a switch.
 _NOT_A_VALUE = ("stdin", "file", "path", "dir", "env", "prompt", "command", "cmd", "helper", "store", "length")
@@ -48,10 +65,15 @@ _HEADER = re.compile(
     + r"((?:proxy-)?authorization|(?:set-)?cookie|[a-z0-9-]*(?:api-?key|token|secret|auth|signature|password|session)[a-z0-9-]*)(\s*:\s*)((?:bearer|basic|token|digest|negotiate)\s+)?",
     re.IGNORECASE,
 )
-_FLAG = re.compile(_START + r"(--?" + _NAME + r")(=|\s+)(?!-)(" + _VALUE + r")", re.IGNORECASE)
-# An assignment may also follow ``:`` or ``/`` (npm's ``//registry.npmjs.org/:_authToken=VALUE``).
-_ASSIGN = re.compile(r"""(?<![^\s'"=(:/])(""" + _NAME + r")=(" + _VALUE + r")", re.IGNORECASE)
+_FLAG = re.compile(_START + r"(--?" + _NAME + r")(=|\s+)(?![-<>])(" + _VALUE + r")", re.IGNORECASE)
+_SECRET_NAME = re.compile(r"(?:-*|.*[/:])" + _NAME, re.IGNORECASE)  # a word that names a secret
+# An assignment may also follow ``:`` or ``/`` (npm's ``//registry.npmjs.org/:_authToken=VALUE``)
+# or ``;`` (``...;AccountKey=VALUE;`` in a connection string).
+_ASSIGN = re.compile(r"""(?<![^\s'"=(:/;])(""" + _NAME + r")=(" + _VALUE + r")", re.IGNORECASE)
 _URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s:/@'\"]*):[^\s@/'\"]+@")
+_URL_USER = re.compile(
+    r"(?i)\b((?:https?|ftps?)://)[^\s:/@'\"]+@"
+)  # ``https://TOKEN@github.com``: userinfo is a secret
 _QUERY = re.compile(
     r"(?i)([?&;](?:[a-z0-9_.-]*(?:token|secret|pass(?:word|wd)?|pwd|api[_-]?key|apikey|access[_-]?key|sig|signature|credential|auth)[a-z0-9_.-]*|key|[a-z0-9_.-]*[_-]key)=)[^&\s'\"#;]+"
 )
@@ -70,6 +92,7 @@ def mask(cmd: str) -> str:
     cmd = _FLAG.sub(_flag, cmd)
     cmd = _ASSIGN.sub(_assign, cmd)
     cmd = _URL_PASSWORD.sub(r"\1:" + MASK + "@", cmd)
+    cmd = _URL_USER.sub(r"\1" + MASK + "@", cmd)
     cmd = _QUERY.sub(r"\1" + MASK, cmd)
     return _SHAPES.sub(MASK, cmd)
 
@@ -90,7 +113,8 @@ def _headers(cmd: str) -> str:
         if stop < 0:
             stop = end
             while stop < len(cmd) and not cmd[stop].isspace() and cmd[stop] not in "'\"":
-                stop += 1
+                stop += 2 if cmd[stop] == "\\" else 1  # ``Bearer\ TOKEN``: an escaped space is in the value
+            stop = min(stop, len(cmd))
         if stop == end or cmd[end:stop] == MASK:
             continue
         out.append(cmd[pos:end])
@@ -140,6 +164,23 @@ def _after(raw: str, sep: str) -> str | None:
     return raw[: i + 1] + MASK + q
 
 
+def _proxy_user(raw: str) -> str | None:
+    """A proxy given as ``user:PASS@host`` (no scheme: the URL pass masks the others)."""
+    at = raw.rfind("@")
+    if at < 0 or "://" in raw or ":" not in raw[:at]:
+        return None
+    i = raw.find(":", raw.find("=") + 1)
+    return raw[: i + 1] + MASK + raw[at:] if i < at and raw[i + 1 : at] != MASK else None
+
+
+def _oracle(raw: str) -> str | None:
+    """``user/PASS@db`` (sqlplus and the other Oracle tools) with the password masked."""
+    i = raw.find("/")
+    j = raw.find("@", i)
+    j = j if j >= 0 else len(raw) - (1 if raw[-1] in "'\"" and raw.count(raw[-1]) >= 2 else 0)
+    return raw[: i + 1] + MASK + raw[j:] if raw[i + 1 : j] not in ("", MASK) else None
+
+
 def _families(base: str) -> set[str]:
     """The tool families a word names (``mysql``, ``curl``, ``httpie``...)."""
     fams = set()
@@ -151,8 +192,14 @@ def _families(base: str) -> set[str]:
         fams.add("httpie")
     if base in _LOGIN_TOOLS:
         fams.add("login-tool")
-    if base in ("curl", "sshpass", "redis-cli"):
+    if base in ("curl", "sshpass", "redis-cli", "gh", "vault", "sudo") or base in _NEXT_IS_SECRET or base in _USER_SEP:
         fams.add(base)
+    if base in _ATTACHED_SECRET:
+        fams.add("7z")
+    if base in _ORACLE:
+        fams.add("oracle")
+    if base in ("config", "configure"):  # ``aws configure set NAME VALUE``, ``git config NAME VALUE``
+        fams.add("config")
     return fams
 
 
@@ -162,6 +209,8 @@ def _mask_words(cmd: str) -> str:
     pos = 0
     fams: set[str] = set()  # tool families named so far in this simple command
     pending = ""  # what the previous word asks of this one
+    sep = ":"  # between the user and the password in a ``user`` value
+    secret_flag = False  # the previous word is a secret-named flag (``--with-token <<< VALUE``)
     for m in _WORD.finditer(cmd):
         raw = m.group(0)
         word = _unquote(raw)
@@ -171,7 +220,9 @@ def _mask_words(cmd: str) -> str:
             pending = ""
         elif pending:
             if pending == "user":
-                new = _after(raw, ":")
+                new = _after(raw, sep)
+            elif pending == "proxy":
+                new = _proxy_user(raw)
             elif pending == "cookie":
                 new = _quoted_mask(raw) if "=" in word else None
             elif not word.startswith("-"):
@@ -184,6 +235,14 @@ def _mask_words(cmd: str) -> str:
             fams |= _families(word.rsplit("/", 1)[-1])
             if word == "login" and "login-tool" in fams:
                 fams.add("login")
+            elif word == "login" and "vault" in fams:
+                fams.add("vault-login")
+            elif word == "secret" and "gh" in fams:
+                fams.add("gh-secret")
+            after_flag, secret_flag = secret_flag, word.startswith("-") and _SECRET_NAME.fullmatch(word) is not None
+            secret_flag = secret_flag or ("sudo" in fams and word in ("-S", "--stdin"))  # sudo -S <<< PASSWORD
+            user_tool = next((t for t in fams if t in _USER_SEP), "") if fams else ""
+            sep = _USER_SEP.get(user_tool, ":")
             curl = "http-client" in fams
             short = word.startswith("-") and not word.startswith("--") and len(word) > 2 and MASK not in word
             user_flag = word in _USER_FLAGS or (word == "-U" and "curl" in fams)
@@ -195,8 +254,36 @@ def _mask_words(cmd: str) -> str:
                 new = _after(raw, ":")
             elif (word == "-p" and fams & {"sshpass", "login"}) or (word == "-a" and "redis-cli" in fams):
                 pending = "secret"
-            elif short and word.startswith("-p") and fams & {"mysql", "sshpass", "login"}:
+            elif short and word.startswith("-p") and fams & {"mysql", "sshpass", "login", "7z"}:
                 new = raw[:2] + MASK
+            elif any(word in _NEXT_IS_SECRET.get(t, ()) for t in fams) or (
+                "gh-secret" in fams and word in ("-b", "--body")
+            ):
+                pending = "secret"
+            elif "gh-secret" in fams and word.startswith(("--body=", "-b")) and len(word) > 2 and MASK not in word:
+                new = raw[: raw.find("=") + 1 or 2] + MASK
+            elif user_tool and (word in ("-U", "-u", "--user") or word.startswith(("-U", "-u", "--user="))):
+                if word in ("-U", "-u", "--user"):
+                    pending = "user"
+                else:
+                    new = _after(raw, sep)
+            elif curl and word in ("-x", "--proxy"):
+                pending = "proxy"
+            elif curl and word.startswith("--proxy="):
+                new = _proxy_user(raw)
+            elif word.startswith("<<<") and after_flag:  # a here-string fed to ``--with-token``, ``--password-stdin``
+                if word == "<<<":
+                    pending = "secret"
+                else:
+                    new = "<<<" + MASK
+            elif "config" in fams and not word.startswith("-") and _SECRET_NAME.fullmatch(word):
+                pending = "" if word.lower().endswith(_NOT_A_VALUE) else "secret"
+            elif word.startswith(("-", "/", "@")) or MASK in word:
+                pass
+            elif "vault-login" in fams and "=" not in word and word != "login":
+                new, fams = MASK, fams - {"vault-login"}
+            elif "oracle" in fams and "/" in word and ":" not in word.split("/", 1)[0]:
+                new = _oracle(raw)
         if new is not None:
             out.append(cmd[pos : m.start()])
             out.append(new)
