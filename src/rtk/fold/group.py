@@ -26,6 +26,11 @@ _NAMES = ("<*>", "<str>", "<path>", "<url>")  # fields of words and names (not n
 CODE = (2, 3)  # ...and numbers of one of these widths, all alike: a code (HTTP status 200/304/206), not a count
 
 
+def sig_keys(sig: tuple[str, ...], n: int) -> list[object]:
+    """The keys in ``Group.firsts`` of the first ``n`` lines of a kind of masked line (up to :data:`FEW`)."""
+    return [sig, *((sig, k) for k in range(2, min(n, FEW) + 1))]
+
+
 def _code(vals: dict[str, int]) -> bool:
     """Whether the values of a number field read as codes: plain digits, all of one width in :data:`CODE`, no leading 0."""
     widths = {len(v) for v in vals}
@@ -158,8 +163,10 @@ class Group:
             n = sigs.get(sig)
             if n is not None:
                 sigs[sig] = n + 1
-                if n == 1:  # its second line (Group.once)
-                    self.firsts[sig, 2] = (no, line)
+                if n < FEW:  # its second to FEW-th line (Group.once)
+                    self.firsts[sig, n + 1] = (no, line)
+                elif n == FEW:
+                    self._drop(sig, None)
             else:
                 if len(sigs) < SIGS:
                     self.firsts[sig] = (no, line)
@@ -253,10 +260,15 @@ class Group:
         self.last = lines[-1]
         own = self.sigs
         for sig, n in Counter(sigs).items() if len(sigset) > 1 else ((sigs[0], len(sigs)),):
-            if own[sig] == 1:  # its second line (Group.once)
-                k = sigs.index(sig)
-                self.firsts[sig, 2] = (nos[k], lines[k])
-            own[sig] += n
+            had = own[sig]
+            if had < FEW:  # its second to FEW-th line (Group.once)
+                k = -1
+                for seen in range(had + 1, min(had + n, FEW) + 1):
+                    k = sigs.index(sig, k + 1)
+                    self.firsts[sig, seen] = (nos[k], lines[k])
+                if had + n > FEW:
+                    self._drop(sig, None)
+            own[sig] = had + n
         if self.valued:
             values = self.values
             for i in self.valued:
@@ -317,10 +329,10 @@ class Group:
             if had <= FEW < had + n:
                 self._drop(i, tok)
 
-    def _drop(self, i: int, tok: str) -> None:
-        """A value seen more than :data:`FEW` times: its lines past the second are no longer kept."""
+    def _drop(self, i: object, tok: str | None) -> None:
+        """A value (or kind of masked line: ``tok`` None) seen more than :data:`FEW` times: its lines past the second go."""
         for k in range(3, FEW + 1):
-            self.firsts.pop((i, tok, k), None)
+            self.firsts.pop((i, k) if tok is None else (i, tok, k), None)
 
     def _words(self, nos: list[int], lines: list[str], column: Callable[[int], list[str]]) -> None:
         """The first words of the quoted fields (``Group.words``) of these lines counted."""
@@ -413,7 +425,7 @@ class Group:
     def _lines_by_sig(self, i: int) -> None:
         """Where the values of field ``i`` were seen, from where each kind of masked line was (as ``_count`` keeps it)."""
         assert self.sigs is not None
-        hits = sorted((*h, s[i]) for s in self.sigs for k in (s, (s, 2)) if (h := self.firsts.get(k)) is not None)
+        hits = sorted((*h, s[i]) for s in self.sigs for k in sig_keys(s, FEW) if (h := self.firsts.get(k)) is not None)
         seen: dict[str, int] = {}
         for no, line, v in hits:
             n = seen[v] = seen.get(v, 0) + 1

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-FEW = 8  # a directory with at most this many lines (and 5% of the listing) has them shown whole
+FEW = 8  # a directory with at most this many lines has them shown whole
 DIRS = 512  # directories counted at most; past this a listing is folded like any template
 SHOWN = 10  # ...and at most one line in this many of the listing is shown so (else none: nothing stands out)
 LISTED = 8  # directories named with their counts in the fold line
@@ -58,20 +58,21 @@ class Listing:
             return []
         out = [
             (no, line)
-            for d, got in self.lines.items()
-            if len(got) * 20 <= count
+            for got in self.lines.values()
             for no, line in got
             if not line.rstrip().endswith("/") or self.sub.get(line.strip(), 0) <= FEW
         ]
         return out if len(out) * SHOWN <= count else []
 
-    def text(self, shown: set[int]) -> str:
-        """``; by directory: site/src/api/ ×25, ...``: the lines not ``shown`` (numbers), per directory."""
+    def text(self, shown: list[str]) -> str:
+        """``; by directory: site/src/api/ ×25, ...``: the lines of the listing not ``shown``, per directory."""
         if self.entries is None or len(self.entries) < 2:
             return ""
         left = dict(self.entries)
-        for d, got in self.lines.items():
-            left[d] -= sum(1 for no, _ in got if no in shown)
+        for line in shown:
+            d = parent(line.strip())
+            if d in left:
+                left[d] -= 1
         counts = [(d or "./", n) for d, n in left.items() if n > 0]
         more = f" (+{len(counts) - LISTED:,} more)" if len(counts) > LISTED else ""
         return "; by directory: " + ", ".join(f"{d} ×{n:,}" for d, n in counts[:LISTED]) + more

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from rtk.fold.group import _NAMES, FEW, ONCE_MAX, ONCE_MIN, TWICE, VALUES, WORDS, _code
+from rtk.fold.group import _NAMES, FEW, ONCE_MAX, ONCE_MIN, TWICE, VALUES, WORDS, _code, sig_keys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtk.fold.group import Group
 
-LARGE = 100  # in a group of at least this many lines where one value fills 90% of a field, one seen FEW times is rare
+LARGE = (
+    100  # in a group of this many lines where one value fills 90% of a field of 6+ values, one seen FEW times is rare
+)
 
 
 def _counts(g: Group, i: int, bound: int) -> dict[str, int] | None:
@@ -32,7 +34,8 @@ def _rare(g: Group, vals: dict[str, int]) -> list[str]:
     """The rare values of a field with these counts (see :func:`once`)."""
     if len(vals) < 2 or max(vals.values()) < ONCE_MIN // 2:
         return []
-    if g.count >= LARGE and max(vals.values()) * 10 >= g.count * 9:  # one value nearly always: the others stand out
+    if len(vals) > VALUES and g.count >= LARGE and max(vals.values()) * 10 >= g.count * 9:
+        # One value nearly always and too many values for the fold line to list: the others stand out.
         return [v for v, n in vals.items() if n <= FEW]  # (together at most a tenth of the group)
     rare = [v for v, n in vals.items() if n <= TWICE]
     if len(rare) > ONCE_MAX:  # too many seen twice: those seen once, as when only they counted
@@ -46,7 +49,8 @@ def once(g: Group) -> list[tuple[int, str]]:
     A group of at least :data:`ONCE_MIN` lines whose field has few values (:data:`VALUES`, or
     :data:`WORDS` for a field of words or the first word of a quoted field, ``"HEAD /a HTTP/1.1"``)
     and one seen at least :data:`ONCE_MIN` // 2 times: in a group of at least :data:`LARGE` lines where
-    one value fills 90% of the field, every other value seen at most :data:`FEW` times is rare; else at most
+    one value fills 90% of a field with more values than the fold line lists (:data:`VALUES`: its counts
+    are not shown), every other value seen at most :data:`FEW` times is rare; else at most
     :data:`ONCE_MAX` values seen at most :data:`TWICE` times (or those seen once) are. Such a value is an
     anomaly (a will message among sensor readings, ``exit_group(2`` among ``close(3``, configure's
     ``... no`` among ``... yes``, a ``HEAD`` request among ``GET``), not shown by a count in the fold
@@ -73,7 +77,7 @@ def once(g: Group) -> list[tuple[int, str]]:
         for v in _rare(g, vals):
             hits = [g.firsts.get((i, v)), *(g.firsts.get((i, v, k)) for k in range(2, min(vals[v], FEW) + 1))]
             if hits[0] is None and g.sigs is not None:  # a constant token where lines differ: by kind of line
-                hits = [g.firsts.get(k) for s, n in g.sigs.items() if n <= TWICE and s[i] == v for k in (s, (s, 2))]
+                hits = [g.firsts.get(k) for s, n in g.sigs.items() if s[i] == v for k in sig_keys(s, n)]
             seen: set[str] = set()
             for hit in hits:
                 if hit is not None and hit[0] != g.first and hit[1] not in seen:  # a line again as it was: once

@@ -38,7 +38,8 @@ def summary(self: Folder, g: Group) -> list[str]:
     folded -= len(few)
     line = count_line(known, g, folded, self.base, end + self.base)
     if g.dirs is not None:  # a listing: its folded lines by directory
-        line += g.dirs.text({no for no, _ in few} | {g.first, g.last_no} if show_last else {no for no, _ in few})
+        gone = [str(e[2]) for e in g.tents if e[0] in ("done", "show")] + [ln for _, ln in few]
+        line += g.dirs.text([*gone, g.last] if show_last else gone)
     out = [line, *(ln for _, ln in few)]
     if show_last:
         out.append(g.last)
