@@ -37,7 +37,15 @@ CASES = sorted(p.stem for p in DATA.glob("*.toml"))
 # ``checking for X... yes`` lines fall into 5 templates by token count, the compiler checks before them are
 # each rare, and make's recipe echo (``depbase=...``, ``gcc -DHAVE_CONFIG_H ...``) is shown whole: 89 lines
 # stay for 343.
+# Checked by session "foldgoals" (test_facts_cap_the_savings): only python-service (facts 12.1%) and gunicorn
+# (10.4%) have facts above 10% of their tokens. postgres's are 9.6% (ceiling 90.4%: reachable in principle, with
+# 0.4 points for its header, every template's first line and the fold lines: not with this fold) and
+# php-server's 7.5% (92.5%); both are short of the target, not capped by their facts.
+# autotools-check (output, 70%): 61.4% since its 12 rare answers are shown (session "foldgoals"; ceiling 89.6%).
 SHORT_SAVINGS = {"postgres", "python-service", "gunicorn", "strace-f", "mosquitto", "php-server", "autotools-check"}
+# Logs whose distinct fact lines alone take more of the tokens than the target leaves: any fold that keeps them
+# saves less than the target. Each must save at least this (a point under the figure of session "foldgoals").
+CAPPED = {"python-service": 0.829, "gunicorn": 0.84}
 SAVE_CASES = [
     pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="floor above target, see comment"))
     if c in SHORT_SAVINGS
@@ -125,3 +133,15 @@ def test_the_fold_saves(case: str, capfdbinary: pytest.CaptureFixture[bytes]) ->
     saved = 1 - tokens.estimate(out) / tokens.estimate(raw)
     print(f"{case}: {len(raw.splitlines())} lines, {len(out.splitlines())} shown, {saved:.1%} saved")
     assert saved >= (0.9 if meta["kind"] == "log-file" else 0.7)
+
+
+@pytest.mark.parametrize("case", sorted(CAPPED))
+def test_facts_cap_the_savings(case: str, capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    """The target is out of reach because of the facts (ceiling under it), and the fold stays near what it saved."""
+    raw, out, meta = folded(case, capfdbinary)
+    facts = "\n".join(dict.fromkeys(meta["facts"]))  # type: ignore[call-overload]
+    ceiling = 1 - tokens.estimate(facts) / tokens.estimate(raw)
+    target = 0.9 if meta["kind"] == "log-file" else 0.7
+    assert ceiling < target
+    saved = 1 - tokens.estimate(out) / tokens.estimate(raw)
+    assert CAPPED[case] <= saved < ceiling
