@@ -123,3 +123,12 @@ def test_a_value_the_fold_line_lists_is_not_shown_for_being_few() -> None:
     out = by_block(configure(300, no, {}))
     assert "checking for h12.h... no" not in out
     assert any("yes ×292, no ×6" in o for o in out)  # (the last two lines are shown)
+
+
+def test_a_clock_field_is_not_listed() -> None:
+    lines = [f"{1795551995 + i // 40}: Client c{i % 7} disconnected." for i in range(120)]
+    out = by_block(["broker up", *lines, "broker down", "bye"])
+    fold = next(o for o in out if "more like" in o)
+    assert "1795551995 ×" not in fold  # which second each line fell in: the line range says it
+    counts = by_block(["broker up", *[f"{n}: Client c{i % 7} gone." for i, n in enumerate([300001, 300000] * 60)]])
+    assert any("<n>: 300001 ×58, 300000 ×57" in o for o in counts)  # not rising in the order first seen: listed
