@@ -27,8 +27,9 @@ CASES = sorted(p.stem for p in DATA.glob("*.toml"))
 # 30 syscalls before the fork are each a template of their own (rare: shown whole), and the three processes'
 # interleaved halves (``close(3 <unfinished ...>`` / ``<... close resumed>) = 0``) split each syscall into
 # several templates whose groups restart after each signal line, so 97 lines stay for 306. No generic fix yet.
-# mosquitto (unseen2): 89.6% (one template per message kind, its first line and a fold line with a value list
-# for each); 0.4 points short, not folded at all before (see test_unseen2_logs.py).
+# mosquitto (unseen2): 89.5% (one template per message kind, its first line and a fold line with a value list
+# for each; 89.1% while its epoch seconds were listed, session "foldgoals"); 0.5 points short, not folded at all
+# before (see test_unseen2_logs.py).
 # Session "unseen3" (captured and declared before folding, kept as they came out):
 # php-server (log-file): 88.4% at first and now; facts are 7.5% of its tokens (ceiling 92.5%). The 319
 # ``Accepted``/``Closing`` lines are one fold line and the static-file lines another, but the long PHP error
@@ -37,7 +38,15 @@ CASES = sorted(p.stem for p in DATA.glob("*.toml"))
 # ``checking for X... yes`` lines fall into 5 templates by token count, the compiler checks before them are
 # each rare, and make's recipe echo (``depbase=...``, ``gcc -DHAVE_CONFIG_H ...``) is shown whole: 89 lines
 # stay for 343.
+# Checked by session "foldgoals" (test_facts_cap_the_savings): only python-service (facts 12.1%) and gunicorn
+# (10.4%) have facts above 10% of their tokens. postgres's are 9.6% (ceiling 90.4%: reachable in principle, with
+# 0.4 points for its header, every template's first line and the fold lines: not with this fold) and
+# php-server's 7.5% (92.5%); both are short of the target, not capped by their facts.
+# autotools-check (output, 70%): 61.4% since its 12 rare answers are shown (session "foldgoals"; ceiling 89.6%).
 SHORT_SAVINGS = {"postgres", "python-service", "gunicorn", "strace-f", "mosquitto", "php-server", "autotools-check"}
+# Logs whose distinct fact lines alone take more of the tokens than the target leaves: any fold that keeps them
+# saves less than the target. Each must save at least this (a point under the figure of session "foldgoals").
+CAPPED = {"python-service": 0.829, "gunicorn": 0.84}
 SAVE_CASES = [
     pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="floor above target, see comment"))
     if c in SHORT_SAVINGS
@@ -65,16 +74,27 @@ SAVE_CASES = [
 # among 62 lines of its template, and ``[pid N] exit_group(2 <unfinished ...>`` among 31.
 # Found by session "unseen3": php-server kept 15 of 15 at first. lighttpd-access lost 2 of 17: the one 206
 # range request is kept now (a field of 2-3 digit numbers of one width is a code: group.Group.once,
-# tests/fold/test_once.py). Still lost there: the one ``HEAD`` request, whose method is inside the quoted
-# request field (``"HEAD /docs/page1.html HTTP/1.1"``, more than 5 values, so not listed, not a value seen once).
-# rsync-av lost 6 of 18 (none kept yet): ``rsync -av`` prints one path per line, all one template; the lines
-# declared rare (``site/secrets/`` the directory it could not read, ``site/static/img/`` it could not create,
-# the top-level files) differ from the 300 others only in the path's value, and the error lines name the paths.
-# autotools-check lost 9 of 37, 7 now: ``checking for X.h... no`` among ``... yes``. A value seen twice is shown
-# as one seen once (Group.once, tests/fold/test_twice.py): the two ``no`` of a 31-line group are kept. The 7
-# left are in a 210-line group whose answer field reads yes x198, no x8 and mawk/gcc/ar/ranlib once each:
-# ``no`` is not rare there and 5 rare values are too many (a group keeps at most 2 lines per rare value).
-FACT_LOSS: set[str] = {"lighttpd-access", "rsync-av", "autotools-check"}
+# tests/fold/test_once.py); the one ``HEAD`` request, whose method is inside the quoted request field
+# (``"HEAD /docs/page1.html HTTP/1.1"``), is kept since the first word of a quoted field of words is counted as a
+# field of its own (session "foldgoals", tests/fold/test_foldgoals.py).
+# rsync-av lost 6 of 18: ``rsync -av`` prints one path per line, all one template; the lines declared rare
+# (``site/secrets/`` the directory it could not read, ``site/static/img/`` it could not create, the top-level
+# files) differ from the 300 others only in the path's value. Kept since a listing (one path a line) is counted
+# by directory and the lines of a small directory (at most 8, a subdirectory with more under it left out)
+# are shown (fold.listing, tests/fold/test_foldgoals.py).
+# autotools-check lost 9 of 37, then 7 (a value seen twice shown as one seen once: tests/fold/test_twice.py):
+# ``checking for X.h... no`` x8 among ``... yes`` x198 in a 210-line group with mawk/gcc/ar/ranlib once each.
+# Kept since in a group of at least 100 lines where one value fills 90% of a field, every other value seen at
+# most 8 times is rare (rare.once, tests/fold/test_foldgoals.py).
+# Session "foldgoals" captured three new scenarios for these rules and declared their facts before folding ran
+# on them (kept as they came out). rsync-docs (rsync -av of another tree): 13 of 13 kept (6 lost before the
+# listing rule). hello-configure (GNU hello's ./configure && make, from Debian's source): 3 of 19 lost (5
+# before): its ``checking for X... no`` x4 are in a 43-line group with mawk/gcc/ar/ranlib once each, under the
+# 100 lines (rare.LARGE) of the few-times rule, and 4 values seen at most twice are too many for the old one.
+# nginx-methods: 3 of 7 lost, the three identical ``HEAD / HTTP/1.1`` probes (their user agent too): a
+# first word seen 3 times among 2 values is neither seen at most twice nor one of 6+ values (the fold line
+# lists the agent ``"uptime-probe/1.4" ×3`` but not the method, and the access summary counts no methods).
+FACT_LOSS: set[str] = {"hello-configure", "nginx-methods"}
 FACT_CASES = [
     pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="facts folded away, see comment"))
     if c in FACT_LOSS
@@ -114,3 +134,15 @@ def test_the_fold_saves(case: str, capfdbinary: pytest.CaptureFixture[bytes]) ->
     saved = 1 - tokens.estimate(out) / tokens.estimate(raw)
     print(f"{case}: {len(raw.splitlines())} lines, {len(out.splitlines())} shown, {saved:.1%} saved")
     assert saved >= (0.9 if meta["kind"] == "log-file" else 0.7)
+
+
+@pytest.mark.parametrize("case", sorted(CAPPED))
+def test_facts_cap_the_savings(case: str, capfdbinary: pytest.CaptureFixture[bytes]) -> None:
+    """The target is out of reach because of the facts (ceiling under it), and the fold stays near what it saved."""
+    raw, out, meta = folded(case, capfdbinary)
+    facts = "\n".join(dict.fromkeys(meta["facts"]))  # type: ignore[call-overload]
+    ceiling = 1 - tokens.estimate(facts) / tokens.estimate(raw)
+    target = 0.9 if meta["kind"] == "log-file" else 0.7
+    assert ceiling < target
+    saved = 1 - tokens.estimate(out) / tokens.estimate(raw)
+    assert CAPPED[case] <= saved < ceiling

@@ -33,12 +33,22 @@ def render_fold(g: Group, folded: int, start: int, end: int) -> str:
             shown.append(next(iter(vals)))  # one value throughout: print it
             continue
         shown.append(t)
-        if vals is not None and 1 < len(vals) <= VALUES and len(listed) < (3 if event else 2):
+        if vals is not None and 1 < len(vals) <= VALUES and len(listed) < (3 if event else 2) and not _clock(vals):
             listed.append(i)
     text = f"… {folded:,} more like: {' '.join(shown)}  (lines {start}-{end})"
     if listed:  # shown[i] is the text of toks[i]
         text += "; " + "; ".join(values_text(toks[i], g.field(i) or {}, _label(shown, i)) for i in listed)
     return text
+
+
+def _clock(vals: dict[str, int]) -> bool:
+    """Whether a field's values are long numbers rising in the order first seen: which second (or sequence
+    number) the lines fall in, as an epoch time (``1795551995:``) says; the line range says it already."""
+    nums = [v.strip(":,;[]()") for v in vals]
+    if not all(n.isdigit() and len(n) >= 6 for n in nums):
+        return False
+    ints = list(map(int, nums))
+    return ints == sorted(ints)
 
 
 def _core(tok: str) -> str:

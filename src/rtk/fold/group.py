@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from functools import reduce
-from itertools import accumulate, chain, repeat
-from operator import add, gt, itemgetter, lt, mul, truediv
+from operator import gt, itemgetter, lt
 
-from rtk import recache
+from rtk.fold.listing import Listing, first_word
+from rtk.fold.measure import OUTLIER, OUTLIER_AFTER, SETTLED, _far_plain, _num, _nums, _value
 from rtk.fold.miner import Template
 
 TYPE_CHECKING = False
@@ -16,7 +15,8 @@ if TYPE_CHECKING:
 
 VALUES = 5  # a field with at most this many distinct values lists them with counts
 WORDS = 16  # a field of words (``<*>``) counts this many values, for Group.once (a rare answer among 6+)
-TWICE = 2  # Group.once: a value seen at most this many times is rare; its lines are kept (2 per value)
+TWICE = 2  # Group.once: a value seen at most this many times is rare; its lines are kept (2 per value)...
+FEW = 8  # ...or at most this many times (and 5% of the group's lines): a group keeps this many lines per value
 SIGS = 64  # kinds of masked line counted per group at most (the values of its constant tokens)
 _COUNTED = ("<n>", "<pct>", "<size>")
 _MEASURED = ("<n>", "<dur>", "<time>", "<size>")  # fields where a value far above the usual is an anomaly
@@ -24,13 +24,11 @@ ONCE_MIN = 10  # a group of at least this many lines shows the line of a value s
 ONCE_MAX = 2  # ...when at most this many values of the field are seen once
 _NAMES = ("<*>", "<str>", "<path>", "<url>")  # fields of words and names (not numbers, times, ids): Group.once
 CODE = (2, 3)  # ...and numbers of one of these widths, all alike: a code (HTTP status 200/304/206), not a count
-OUTLIER = 10  # a value at least this many times the field's mean so far is shown whole...
-SETTLED = 1000  # values after which a field's mean is taken as known
-OUTLIER_AFTER = 20  # ...once the field has this many values, and only if it goes up and down (not a clock)
-_EDGES = "()[]{}<>,;\"'`*#=%µ" + "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
-_NUMBER = recache.pattern(r"\d[\d.]*")
+def sig_keys(sig: tuple[str, ...], n: int) -> list[object]:
+    """The keys in ``Group.firsts`` of the first ``n`` lines of a kind of masked line (up to :data:`FEW`)."""
+    return [sig, *((sig, k) for k in range(2, min(n, FEW) + 1))]
 
 
 def _code(vals: dict[str, int]) -> bool:
@@ -39,92 +37,9 @@ def _code(vals: dict[str, int]) -> bool:
     return len(widths) == 1 and widths.pop() in CODE and all(v.isdigit() and v[0] != "0" for v in vals)
 
 
-def _num(tok: str) -> float | None:
-    """The first number in ``tok`` (``3/10`` 3.0), or None."""
-    m = _NUMBER.search(tok)
-    if m is None:
-        return None
-    try:
-        return float(m.group())
-    except ValueError:
-        return None
-
-
-def _value(tok: str) -> float | None:
-    """The number in a measured field: ``357.789ms`` 357.789, ``0:00:01.222`` 1.222 (h:m:s in seconds)."""
-    if tok.isdigit() and tok.isascii():
-        return float(tok)
-    core = tok.strip(_EDGES)
-    try:
-        if ":" not in core:
-            return float(core)
-        total = 0.0
-        for part in core.split(":"):
-            total = total * 60 + float(part)
-        return total
-    except ValueError:
-        return None
-
-
-def _nums(toks: list[str], parse: Callable[[str], float | None]) -> list[float | None]:
-    """``parse`` of each token; plain digits in C, and for :func:`_value` numbers with a unit too (``12ms``)."""
-    joined = "".join(toks)
-    if joined.isdigit() and joined.isascii():
-        return list(map(float, toks))
-    if parse is _value:
-        cores = list(map(str.strip, toks, repeat(_EDGES)))
-        try:
-            if ":" not in "".join(cores):
-                return list(map(float, cores))
-            parts = list(map(str.split, cores, repeat(":")))  # h:m:s, as _value reads it
-            if len(set(map(len, parts))) == 1:
-                total: list[float] = [0.0] * len(parts)
-                for j in range(len(parts[0])):
-                    total = list(map(add, map(mul, total, repeat(60)), map(float, map(itemgetter(j), parts))))
-                return list(total)
-        except ValueError:
-            pass
-    return list(map(parse, toks))
-
-
 def _rows(column: Callable[[int], list[str]], width: int, n: int) -> list[Sequence[str]]:
     """The lines' tokens, line by line, from their columns."""
     return list(zip(*map(column, range(width)), strict=True)) if width else [()] * n
-
-
-def _far_plain(st: list[float], vals: list[float], far: set[int]) -> int:
-    """``outlier``'s test over the numbers of an unsettled field (none missing), with running sums in C.
-
-    Line ``k`` is far when the field went down before it, it has :data:`OUTLIER_AFTER` values and
-    it is at least :data:`OUTLIER` times their mean. Returns the index where the field settled.
-    """
-    n0, total0, last0, down0 = st[0], st[1], st[2], st[3]
-    m = min(len(vals), int(SETTLED - n0))
-    seg = vals[:m] if m < len(vals) else vals
-    went_down = bool(down0) or any(map(lt, seg, chain((last0,), seg)))
-    if not went_down or (min(seg) >= 0 < total0 and max(seg) < OUTLIER * total0 / (n0 + m) * (1 - 1e-9)):
-        # None is far: the field never went down, or every value is under ten times the lowest mean it had.
-        st[0], st[1], st[2], st[3] = n0 + m, reduce(add, seg, total0), seg[-1], 1 if went_down else 0
-        if st[0] >= SETTLED:
-            limit = OUTLIER * st[1] / st[0]
-            st += [len(str(int(limit))) - 1 if limit >= 1 else 0, limit]
-        return m
-    cums = list(accumulate(seg, initial=total0))  # cums[k]: the sum before line k
-    drops = list(map(lt, seg, [last0, *seg]))  # went down at line k
-    first = 0 if down0 else (drops.index(True) + 1 if True in drops else m)  # lines from here see ``down``
-    lo = max(first, int(OUTLIER_AFTER - n0), 0)
-    if lo < m:
-        means = list(map(truediv, cums[lo:m], range(int(n0) + lo, int(n0) + m)))
-        if max(seg[lo:m]) >= OUTLIER * min(means) * (1 - 1e-9) or min(cums[lo:m]) <= 0:  # else none is far
-            for k in range(lo, m):
-                total = cums[k]
-                if total > 0 and seg[k] >= OUTLIER * total / (n0 + k):
-                    far.add(k)
-    st[0], st[1], st[2], st[3] = n0 + m, cums[m], seg[m - 1] if m else last0, 1 if down0 or True in drops else 0
-    if st[0] >= SETTLED:
-        limit = OUTLIER * st[1] / st[0]
-        st += [len(str(int(limit))) - 1 if limit >= 1 else 0, limit]
-    return m
 
 
 class Group:
@@ -138,8 +53,28 @@ class Group:
     """
 
     __slots__ = (
-        "cancelled", "count", "counted", "first", "firsts", "head", "key", "last", "last_no", "measure", "measured",
-        "mono", "prev", "shown", "sigs", "template", "tents", "valued", "values", "wide",
+        "cancelled",
+        "count",
+        "counted",
+        "dirs",
+        "first",
+        "firsts",
+        "head",
+        "key",
+        "last",
+        "last_no",
+        "measure",
+        "measured",
+        "mono",
+        "prev",
+        "shown",
+        "sigs",
+        "template",
+        "tents",
+        "valued",
+        "values",
+        "wide",
+        "words",
     )  # fmt: skip
 
     def __init__(
@@ -161,6 +96,12 @@ class Group:
         self.values: dict[int, dict[str, int] | None] = {i: {raw[i]: 1} for i, m in enumerate(ms) if "<" in m}
         self.valued = list(self.values)  # fields still listing their values
         self.wide = {i for i, m in enumerate(ms) if m == "<*>"}  # fields of words: counted up to WORDS values
+        # The first word of a quoted field that holds words (an access log's ``"HEAD /a HTTP/1.1"``): counted
+        # up to WORDS values, its lines in ``firsts`` under the field's number -1-i (Group.once).
+        self.words: dict[int, dict[str, int] | None] = {
+            i: {w: 1} for i, m in enumerate(ms) if m == "<str>" and (w := first_word(raw[i]))
+        }
+        self.dirs = Listing() if len(ms) == 1 and ms[0] == "<path>" else None  # one path a line: by directory
         # Where each value of a listed field (key (field, value); its second line: (field, value, 2)) and
         # each kind of masked line (key: the masked tokens) was first seen: (line number, line); bounded
         # by 2 lines per value, VALUES (WORDS) values per field and SIGS.
@@ -222,8 +163,10 @@ class Group:
             n = sigs.get(sig)
             if n is not None:
                 sigs[sig] = n + 1
-                if n == 1:  # its second line (Group.once)
-                    self.firsts[sig, 2] = (no, line)
+                if n < FEW:  # its second to FEW-th line (Group.once)
+                    self.firsts[sig, n + 1] = (no, line)
+                elif n == FEW:
+                    self._drop(sig, None)
             else:
                 if len(sigs) < SIGS:
                     self.firsts[sig] = (no, line)
@@ -237,8 +180,10 @@ class Group:
                 tok = raw[i]
                 if tok in vals:
                     n = vals[tok] = vals[tok] + 1
-                    if n == 2:
-                        self.firsts[i, tok, 2] = (no, line)
+                    if n <= FEW:
+                        self.firsts[i, tok, n] = (no, line)
+                    elif n == FEW + 1:
+                        self._drop(i, tok)
                 elif len(vals) >= (WORDS if i in self.wide else VALUES):
                     values[i] = None
                     full = True
@@ -247,6 +192,10 @@ class Group:
                     self.firsts[i, tok] = (no, line)
             if full:
                 self.valued = [i for i in self.valued if values[i] is not None]
+        if self.words:
+            self._words([no], [line], lambda i: [raw[i]])
+        if self.dirs is not None:
+            self.dirs.add([no], [line])
         if self.counted:
             prev = self.prev
             mono = self.mono
@@ -311,10 +260,15 @@ class Group:
         self.last = lines[-1]
         own = self.sigs
         for sig, n in Counter(sigs).items() if len(sigset) > 1 else ((sigs[0], len(sigs)),):
-            if own[sig] == 1:  # its second line (Group.once)
-                k = sigs.index(sig)
-                self.firsts[sig, 2] = (nos[k], lines[k])
-            own[sig] += n
+            had = own[sig]
+            if had < FEW:  # its second to FEW-th line (Group.once)
+                k = -1
+                for seen in range(had + 1, min(had + n, FEW) + 1):
+                    k = sigs.index(sig, k + 1)
+                    self.firsts[sig, seen] = (nos[k], lines[k])
+                if had + n > FEW:
+                    self._drop(sig, None)
+            own[sig] = had + n
         if self.valued:
             values = self.values
             for i in self.valued:
@@ -322,23 +276,14 @@ class Group:
                 assert vals is not None
                 col = column(i)
                 bound = WORDS if i in self.wide else VALUES
-                for tok, n in Counter(col).items():
-                    if tok not in vals:
-                        if len(vals) < bound:  # a new value: where it was first seen, and seen again
-                            k = col.index(tok)
-                            self.firsts[i, tok] = (nos[k], lines[k])
-                            if n > 1:
-                                k = col.index(tok, k + 1)
-                                self.firsts[i, tok, 2] = (nos[k], lines[k])
-                        vals[tok] = n
-                    else:
-                        if vals[tok] == 1:
-                            k = col.index(tok)
-                            self.firsts[i, tok, 2] = (nos[k], lines[k])
-                        vals[tok] += n
+                self._count(i, vals, col, nos, lines, bound)
                 if len(vals) > bound:
                     values[i] = None
             self.valued = [i for i in self.valued if values[i] is not None]
+        if self.words:
+            self._words(nos, lines, column)
+        if self.dirs is not None:
+            self.dirs.add(nos, lines)
         if self.counted:
             prev = self.prev
             mono = self.mono
@@ -362,6 +307,40 @@ class Group:
                     mono[i] = -1 if m in (0, -1) else 2
             self.counted = [i for i in self.counted if mono[i] != 2]
         return far
+
+    def _count(
+        self, i: int, vals: dict[str, int], col: list[str], nos: list[int], lines: list[str], bound: int
+    ) -> None:
+        """The values ``col`` of field ``i`` counted into ``vals``; where each was seen, up to :data:`FEW` times."""
+        firsts = self.firsts
+        for tok, n in Counter(col).items():
+            had = vals.get(tok)
+            if had is None:
+                if len(vals) >= bound:
+                    vals[tok] = n
+                    continue
+                had = 0
+            if had < FEW:  # where it was seen (its first time: key (i, tok); its k-th: (i, tok, k))
+                k = -1
+                for seen in range(had + 1, min(had + n, FEW) + 1):
+                    k = col.index(tok, k + 1)
+                    firsts[(i, tok) if seen == 1 else (i, tok, seen)] = (nos[k], lines[k])
+            vals[tok] = had + n
+            if had <= FEW < had + n:
+                self._drop(i, tok)
+
+    def _drop(self, i: object, tok: str | None) -> None:
+        """A value (or kind of masked line: ``tok`` None) seen more than :data:`FEW` times: its lines past the second go."""
+        for k in range(3, FEW + 1):
+            self.firsts.pop((i, k) if tok is None else (i, tok, k), None)
+
+    def _words(self, nos: list[int], lines: list[str], column: Callable[[int], list[str]]) -> None:
+        """The first words of the quoted fields (``Group.words``) of these lines counted."""
+        for i, vals in self.words.items():
+            if vals is not None:
+                self._count(-1 - i, vals, list(map(first_word, column(i))), nos, lines, WORDS)
+                if len(vals) > WORDS:
+                    self.words[i] = None
 
     def _add_each(
         self, nos: list[int], lines: list[str], raws: list[Sequence[str]], sigs: list[tuple[str, ...]]
@@ -431,18 +410,33 @@ class Group:
                         self.valued.append(i)
             self.sigs[sig] = 1
             return
+        toks = self.template.toks if len(self.template.toks) == len(raw) else ()
         for i in range(len(raw)):
             if i not in self.values:
-                self.values[i] = vals = self.field(i)
+                words = bool(toks) and toks[i] == "<*>"  # a field of words: its values to WORDS (Group.once)
+                self.values[i] = vals = self.field(i, WORDS if words else VALUES)
                 if vals is not None:
                     self.valued.append(i)
+                    if words:
+                        self.wide.add(i)
+                        self._lines_by_sig(i)
         self.sigs = None
 
-    def field(self, i: int) -> dict[str, int] | None:
-        """The values of field ``i`` with their counts, or None when there are more than :data:`VALUES`."""
+    def _lines_by_sig(self, i: int) -> None:
+        """Where the values of field ``i`` were seen, from where each kind of masked line was (as ``_count`` keeps it)."""
+        assert self.sigs is not None
+        hits = sorted((*h, s[i]) for s in self.sigs for k in sig_keys(s, FEW) if (h := self.firsts.get(k)) is not None)
+        seen: dict[str, int] = {}
+        for no, line, v in hits:
+            n = seen[v] = seen.get(v, 0) + 1
+            if n <= FEW:
+                self.firsts[(i, v) if n == 1 else (i, v, n)] = (no, line)
+
+    def field(self, i: int, bound: int = VALUES) -> dict[str, int] | None:
+        """The values of field ``i`` with their counts, or None when there are more than ``bound``."""
         if i in self.values:
             vals = self.values[i]
-            return vals if vals is None or len(vals) <= VALUES else None
+            return vals if vals is None or len(vals) <= bound else None
         if self.sigs is None:
             return None
         out: dict[str, int] = {}
@@ -451,6 +445,6 @@ class Group:
             if "<" in v:  # a variable field in another kind of line: its raw values were not counted
                 return None
             out[v] = out.get(v, 0) + n
-            if len(out) > VALUES:
+            if len(out) > bound:
                 return None
         return out

@@ -36,7 +36,11 @@ def summary(self: Folder, g: Group) -> list[str]:
     done = {e[1] for e in g.tents if e[0] in ("done", "show")}  # (printed already)
     few = [ln for ln in once(g) if ln[0] <= end and ln[0] not in done]  # a value seen once among many: whole
     folded -= len(few)
-    out = [count_line(known, g, folded, self.base, end + self.base), *(ln for _, ln in few)]
+    line = count_line(known, g, folded, self.base, end + self.base)
+    if g.dirs is not None:  # a listing: its folded lines by directory
+        gone = [str(e[2]) for e in g.tents if e[0] in ("done", "show")] + [ln for _, ln in few]
+        line += g.dirs.text([*gone, g.last] if show_last else gone)
+    out = [line, *(ln for _, ln in few)]
     if show_last:
         out.append(g.last)
     if held and sum(len(str(e[2])) + 1 for e in g.tents) <= sum(len(o) + 1 for o in out):
