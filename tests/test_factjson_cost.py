@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,6 +74,31 @@ def test_places_switches_to_the_index_after_enough_searches() -> None:
     assert v.words is not None and v.places("50117", 16) == View(compact)._search("50117", 16)
 
 
+def reference_walk(docs: list[Any], marks: Callable[[str], bool]) -> list[tuple[tuple[Any, ...], Any]]:
+    """The walk as written before the set test was inlined (``factjson._walk_with``, kept here as the reference)."""
+    units: list[tuple[tuple[Any, ...], Any]] = []
+    many = len(docs) > 1
+    for k, doc in enumerate(docs):
+        stack: list[tuple[Any, tuple[Any, ...], bool]] = [(doc, (-1, k) if many else (), False)]
+        while stack:
+            x, path, hot = stack.pop()
+            pushes: list[tuple[Any, tuple[Any, ...], bool]] = []
+            items = list(x.items()) if type(x) is dict else list(enumerate(x)) if type(x) is list else []
+            for key, v in items:
+                h = hot or (type(key) is str and marks(key))
+                here = (*path, key)
+                if type(v) is str:
+                    if ((h and v) or marks(v)) and "\n" not in v and len(v) <= factjson.UNIT_MAX:
+                        units.append((here, v))
+                elif type(v) is dict or type(v) is list:
+                    if v:
+                        pushes.append((v, here, h))
+                elif h and v is not None and v is not False and v != 0:
+                    units.append((here, v))
+            stack.extend(reversed(pushes))
+    return units
+
+
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers(-2, 2) | st.sampled_from(["", "ok", "failure", "Error: x", "a\nfailure"]),
     lambda kids: (
@@ -86,8 +112,8 @@ JSON = st.recursive(
 @given(st.lists(JSON, min_size=1, max_size=3))
 def test_the_walk_with_a_set_is_the_walk_with_its_test(docs: list[Any]) -> None:
     marked = {"failure", "Error: x", "error", "a\nfailure"}
-    assert factjson._walk_set(docs, marked) == factjson._walk_with(docs, marked.__contains__)
-    assert factjson._walk(docs, None) == factjson._walk_with(docs, factjson._marks)
+    assert factjson._walk(docs, marked) == reference_walk(docs, marked.__contains__)
+    assert factjson._walk(docs, None) == reference_walk(docs, factjson._marks)
 
 
 def test_the_walk_on_real_captures_is_the_walk_with_its_test() -> None:
@@ -97,7 +123,8 @@ def test_the_walk_on_real_captures_is_the_walk_with_its_test() -> None:
         assert parsed is not None
         docs, end = parsed
         marked = factjson._marked(raw[:end]) or {"failure", "success", "open"}
-        assert factjson._walk_set(docs, marked) == factjson._walk_with(docs, marked.__contains__), name
+        assert factjson._walk(docs, marked) == reference_walk(docs, marked.__contains__), name
+        assert factjson._walk(docs, None) == reference_walk(docs, factjson._marks), name
 
 
 @pytest.mark.parametrize("name", ["actions-runs", "run-jobs", "runs-failures"])

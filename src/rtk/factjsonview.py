@@ -5,6 +5,10 @@ from __future__ import annotations
 from bisect import bisect_right
 from itertools import accumulate
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
 # A value naming a row alone is at least this long ("9" is in too many places to name one).
 ID_MIN = 3
 # A row's name and its value this many lines apart or more are not taken for one object (a cheap first test).
@@ -87,13 +91,12 @@ class View:
             found: list[int] = []
             for k in dict.fromkeys(words.get(best, ())):
                 ln = self.lines[k]
-                i = ln.find(t)
+                i = _alone(ln, t, 0)
                 while i >= 0:
-                    if _word_at(ln, i, len(t)):
-                        found.append(k)
-                        if len(found) > most:
-                            return found
-                    i = ln.find(t, i + 1)
+                    found.append(k)
+                    if len(found) > most:
+                        return found
+                    i = _alone(ln, t, i + 1)
             return found
         return self._search(t, most)
 
@@ -101,11 +104,10 @@ class View:
         """``places`` by searching the whole text."""
         text = self.text
         got: list[int] = []
-        i = text.find(t)
+        i = _alone(text, t, 0)
         while i >= 0 and len(got) <= most:
-            if _word_at(text, i, len(t)):
-                got.append(self.line_of(i))
-            i = text.find(t, i + 1)
+            got.append(self.line_of(i))
+            i = _alone(text, t, i + 1)
         return got
 
     def parent(self, k: int) -> int:
@@ -171,27 +173,24 @@ def _index(text: str, lines: list[str]) -> dict[bytes, list[int]]:
     leaves between spaces, split in C (a byte a character: line k of the bytes is line k of the text). Other
     text: ``\\w{3,}`` per line.
     """
-    words: dict[bytes, list[int]] = {}
     if text.isascii():
-        for k, ln in enumerate(text.encode("ascii").translate(_NON_WORD).split(b"\n")):
-            for w in ln.split():
-                got = words.get(w)
-                if got is None:
-                    words[w] = [k]
-                else:
-                    got.append(k)
-        return words
+        return _lines_of_words(ln.split() for ln in text.encode("ascii").translate(_NON_WORD).split(b"\n"))
     import re
 
     find = re.compile(r"\w{" + str(ID_MIN) + ",}").findall
-    for k, line in enumerate(lines):
-        for s in find(line):
-            key = s.encode("utf-8", "surrogatepass")
-            have = words.get(key)
-            if have is None:
-                words[key] = [k]
+    return _lines_of_words([s.encode("utf-8", "surrogatepass") for s in find(line)] for line in lines)
+
+
+def _lines_of_words(per_line: Iterable[list[bytes]]) -> dict[bytes, list[int]]:
+    """Each word and the lines it is on (a line once per place), from each line's words in line order."""
+    words: dict[bytes, list[int]] = {}
+    for k, ws in enumerate(per_line):
+        for w in ws:
+            got = words.get(w)
+            if got is None:
+                words[w] = [k]
             else:
-                have.append(k)
+                got.append(k)
     return words
 
 
@@ -202,11 +201,14 @@ def _word_at(text: str, i: int, n: int) -> bool:
     return not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_")
 
 
+def _alone(text: str, t: str, start: int) -> int:
+    """The first offset from ``start`` where ``t`` stands alone in ``text`` (``_word_at``), or -1."""
+    i = text.find(t, start)
+    while i >= 0 and not _word_at(text, i, len(t)):
+        i = text.find(t, i + 1)
+    return i
+
+
 def _holds(text: str, value: str) -> bool:
     """Is ``value`` in ``text``, standing alone?"""
-    i = text.find(value)
-    while i >= 0:
-        if _word_at(text, i, len(value)):
-            return True
-        i = text.find(value, i + 1)
-    return False
+    return _alone(text, value, 0) >= 0
