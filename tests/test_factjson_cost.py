@@ -65,7 +65,7 @@ def test_places_on_real_views_agree_and_are_remembered() -> None:
 
 
 def test_places_switches_to_the_index_after_enough_searches() -> None:
-    compact = real("run-jobs")[1]
+    compact = real("run-jobs")[1] + "\né"  # not ASCII (ASCII text is searched in C, ``View._spaced``)
     v = View(compact)
     for k in range(factjsonview.SEARCHES):
         v.places(f"absent{k}", 16)
@@ -135,10 +135,12 @@ def test_the_guard_restores_alike_when_places_searches_or_indexes(name: str, mon
     views += ["\n".join(ln for i, ln in enumerate(lines) if i % k) for k in (2, 3, 5, 7)]
     views += ["\n".join(ln for ln in lines if "failure" not in ln or i % 2) for i in range(2)]
     got = {}
+    spaced = [factguard.restore(raw, v) for v in views]  # ASCII views: every row name searched in C
+    monkeypatch.setattr(View, "_places", View._places_slow)  # ...and as other text is: searched, then indexed
     for searches in (0, 1 << 30):
         monkeypatch.setattr(factjsonview, "SEARCHES", searches)
         got[searches] = [factguard.restore(raw, v) for v in views]
-    assert got[0] == got[1 << 30]
+    assert got[0] == got[1 << 30] == spaced
     assert any(n for _, n in got[0])  # some views lose values: the comparison covers restorations
 
 
@@ -216,3 +218,26 @@ def test_the_ascii_word_index_is_the_regex_one(text: str) -> None:
     assert {w: ks for w, ks in got.items() if len(w) >= 3} == regex
     other = text + " é"  # not ASCII: the regex path, the same words (a word of one letter is never asked for)
     assert _index(other, other.split("\n")) == regex
+
+
+ASCII = st.sampled_from([*"ab_9Z :./-|()\n\t\r\x0b\x0c~"])
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(ASCII, max_size=80), st.text(ASCII, max_size=6), st.integers(0, 3))
+def test_places_in_ascii_text_searched_in_c_are_the_searched_ones(text: str, t: str, most: int) -> None:
+    v = View(text)
+    assert v.places(t, most) == v._search(t, most) == View(text)._places_slow(t, most)
+    assert v.pad, "ASCII text takes the C search"
+
+
+def test_places_in_the_real_views_searched_in_c_are_the_searched_ones() -> None:
+    for name in NAMES:
+        compact = real(name)[1]
+        probes = {w for w in compact.replace("\n", " ").split(" ") if w}
+        probes.update(ln.strip() for ln in compact.split("\n") if ln.strip())
+        probes.update(ln[: len(ln) // 2] for ln in compact.split("\n"))  # texts ending inside a word too
+        v = View(compact)
+        for t in sorted(probes):
+            for most in (0, 16):
+                assert v._spaced(t, most) == v._search(t, most), (name, t)

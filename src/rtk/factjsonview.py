@@ -29,6 +29,7 @@ class View:
         "lines",
         "named",
         "open",
+        "pad",
         "scanned",
         "shapes",
         "starts",
@@ -52,6 +53,7 @@ class View:
         self.words: dict[bytes, list[int]] | None = None  # each word's lines, once per place (``places``)
         self.found: dict[tuple[str, int], list[int]] = {}  # ``places``' answers (rows of many values share names)
         self.scanned = 0  # characters ``places`` searched before building ``words``
+        self.pad: bytes | None = None  # ASCII text as ``_spaced`` reads it (b"" for other text)
         self.uniq: dict[int, list[str]] = {}  # per list of rows: the values that name one row alone
         self.named: dict[tuple[int, int], frozenset[str]] = {}  # per list of rows and line: those it holds
 
@@ -61,8 +63,9 @@ class View:
     def places(self, t: str, most: int) -> list[int]:
         """The lines where ``t`` stands alone, once per place, up to ``most`` + 1 places.
 
-        The first calls search the text (the same places: a run of ``\\w`` is a run of ``_word_at``'s
-        word characters); once they have read the text ``SEARCHES`` times, a word of ASCII letters, digits
+        ASCII text and ``t``: one search in C (``_spaced``). Otherwise the first calls search the text (the
+        same places: a run of ``\\w`` is a run of ``_word_at``'s word characters); once they have read the text
+        ``SEARCHES`` times, a word of ASCII letters, digits
         and ``_`` is looked up in an index of the words built once (a search per row name reads the whole
         output each time: quadratic on a long list), and a longer text in the lines of its rarest word.
         """
@@ -74,6 +77,12 @@ class View:
 
     def _places(self, t: str, most: int) -> list[int]:
         """``places``, not remembered."""
+        if self._padded() and t.isascii():
+            return self._spaced(t, most)
+        return self._places_slow(t, most)
+
+    def _places_slow(self, t: str, most: int) -> list[int]:
+        """``_places`` for other text: searched (``SEARCHES`` times), then from the word index."""
         import re
 
         if self.words is None and self.scanned < SEARCHES * len(self.text):
@@ -99,6 +108,30 @@ class View:
                     i = _alone(ln, t, i + 1)
             return found
         return self._search(t, most)
+
+    def _padded(self) -> bytes:
+        """``pad``, made once: the ASCII text with every byte but ``[A-Za-z0-9_]`` a space, between two spaces."""
+        if self.pad is None:
+            self.pad = b" " + self.text.encode("ascii").translate(_SPACED) + b" " if self.text.isascii() else b""
+        return self.pad
+
+    def _spaced(self, t: str, most: int) -> list[int]:
+        """``_search`` on ASCII text, in C: the text and ``t`` with every byte but ``[A-Za-z0-9_]`` a space.
+
+        ``t`` stands alone at ``i`` exactly when the text is ``t`` there and the bytes around it are not
+        word bytes: then the spaced text (``pad``, one space before and after) holds `` t `` spaced at ``i``
+        (its first space is the byte before ``t``, or the leading space at the text's start). Each place
+        found that way is checked against the text itself (spacing may join other texts to ``t``'s).
+        """
+        pad, text = self._padded(), self.text
+        needle = b" " + t.encode("ascii").translate(_SPACED) + b" "
+        got: list[int] = []
+        i = pad.find(needle)
+        while i >= 0 and len(got) <= most:
+            if text.startswith(t, i):  # pad[i + 1] is text[i]
+                got.append(self.line_of(i))
+            i = pad.find(needle, i + 1)
+        return got
 
     def _search(self, t: str, most: int) -> list[int]:
         """``places`` by searching the whole text."""
@@ -163,6 +196,8 @@ class View:
 
 # ASCII letters, digits, ``_`` and line breaks kept; every other byte a space (``\w`` on ASCII text).
 _NON_WORD = bytes(c if chr(c).isalnum() or c in b"_\n" else 32 for c in range(128)) + b" " * 128
+# The same with line breaks a space too (``View._spaced``).
+_SPACED = _NON_WORD.replace(b"\n", b" ")
 
 
 def _index(text: str, lines: list[str]) -> dict[bytes, list[int]]:
