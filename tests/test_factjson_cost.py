@@ -241,3 +241,31 @@ def test_places_in_the_real_views_searched_in_c_are_the_searched_ones() -> None:
         for t in sorted(probes):
             for most in (0, 16):
                 assert v._spaced(t, most) == v._search(t, most), (name, t)
+
+
+@pytest.mark.parametrize("name", ["actions-runs", "run-jobs", "runs-failures", "run-9017"])
+def test_the_nearest_places_first_tie_alike_as_every_place(name: str) -> None:
+    """``_tied_at`` (the places nearest the row's name first) finds a place exactly when ``_tied_all`` does."""
+    from rtk.factjsontie import Unit, _id_lines, _shapes, _tied_all, _tied_at
+
+    raw, compact = real(name)
+    parsed = factjson.parse(raw)
+    assert parsed is not None
+    docs = parsed[0]
+    units = factjson._walk(docs, None)
+    lines = compact.split("\n")
+    views = [compact, compact.replace("failure", "success")]
+    views += ["\n".join(ln for i, ln in enumerate(lines) if i % k) for k in (2, 3, 5)]
+    views += ["\n".join(lines[k:] + lines[:k]) for k in (7, len(lines) // 2)]  # rows moved away from their names
+    tied = lost = 0
+    for text in views:
+        memo: dict[int, dict[str, int]] = {}
+        fast, full = View(text), View(text)
+        for path, value in units:
+            u = Unit(docs, path, value, memo)
+            got = _tied_at(u, fast)
+            want = _tied_all(u, full, _id_lines(u, full), _shapes(u.value, u.keys, full), None)
+            assert (got is None) == (want is None), (name, path)
+            tied += got is not None
+            lost += got is None
+    assert tied and lost  # both answers are covered
