@@ -45,6 +45,15 @@ def test_the_view_counts_lines_as_before() -> None:
         assert v.indent == [len(ln) - len(ln.lstrip()) if ln.strip() else -1 for ln in text.split("\n")]
 
 
+@settings(max_examples=200)
+@given(st.text(st.sampled_from([*" \t\n\x0b\x0cab", "\u2003", "\x85", "é"]), max_size=40))
+def test_the_view_counts_lines_and_indents_as_before(text: str) -> None:
+    v = View(text)
+    lines = text.split("\n")
+    assert v.starts == [sum(len(ln) + 1 for ln in lines[:k]) for k in range(len(lines))]
+    assert v.indent == [len(ln) - len(ln.lstrip()) if ln.strip() else -1 for ln in lines]
+
+
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(CHARS, max_size=80), st.text(CHARS, min_size=1, max_size=6), st.integers(0, 3))
 def test_places_by_search_and_by_index_agree(text: str, t: str, most: int) -> None:

@@ -48,16 +48,19 @@ def scalar_text(v: Any) -> str | None:
 def row_counts(rows: list[Any]) -> dict[str, int]:
     """In how many of ``rows`` each scalar text is (a row's own scalars, or the row if a scalar; once per row)."""
     from collections import Counter
+    from itertools import chain
 
-    counts: Counter[str | None] = Counter()
-    add = counts.update  # (counted in C)
-    for s in rows:
-        add(
+    # Each row's set of texts, all counted in one call (in C). ``scalar_text`` of a ``str`` is the string, of
+    # an ``int`` its ``str``: called for the other values only.
+    counts: Counter[str | None] = Counter(
+        chain.from_iterable(
             {
                 v if type(v) is str else str(v) if type(v) is int else scalar_text(v)
                 for v in (s.values() if type(s) is dict else (s,))
             }
-        )  # (``scalar_text`` of a ``str`` is the string, of an ``int`` its ``str``: called for the others only)
+            for s in rows
+        )
+    )
     counts.pop(None, None)
     return counts  # type: ignore[return-value]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate
+from operator import sub
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,10 +42,19 @@ class View:
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = text.split("\n")
+        lens = list(map(len, self.lines))
         self.starts: list[int] = [0]
-        self.starts.extend(accumulate(len(ln) + 1 for ln in self.lines[:-1]))
-        # ``lstrip`` and ``strip`` leave nothing of the same lines (a blank line: -1)
-        self.indent = [len(ln) - len(s) if (s := ln.lstrip()) else -1 for ln in self.lines]
+        self.starts.extend(accumulate(map((1).__add__, lens[:-1])))  # (in C)
+        # each line's indentation, a blank line's -1 (``lstrip`` and ``strip`` leave nothing of the same lines)
+        bare = list(map(len, map(str.lstrip, self.lines)))
+        self.indent = list(map(sub, lens, bare))
+        k = -1
+        try:
+            while True:
+                k = bare.index(0, k + 1)
+                self.indent[k] = -1
+        except ValueError:  # no blank line after k
+            pass
         self.ends: dict[int, int] = {}
         self.headers: dict[tuple[str, int, int, tuple[str, ...]], int] = {}
         self.shapes: dict[tuple[str, tuple[str, ...]], list[tuple[int, int, tuple[int, int] | None]]] = {}
