@@ -94,8 +94,10 @@ def _distinct(
     mine = [
         (k, t)
         for k, v in row.items()
-        if k != skip and (t := v if type(v) is str else scalar_text(v)) is not None and t.strip()
-    ]  # (``scalar_text`` of a ``str`` is the string: not called for the many string values)
+        if k != skip
+        and (t := v if type(v) is str else str(v) if type(v) is int else scalar_text(v)) is not None
+        and t.strip()
+    ]  # (``scalar_text`` of a ``str`` is the string, of an ``int`` its ``str``: not called for those)
     alone = [kt for kt in mine if len(kt[1]) >= ID_MIN and counts.get(kt[1], 0) <= 1]
     return (alone, False) if alone else (mine, True)
 
