@@ -278,3 +278,37 @@ def test_the_nearest_places_first_tie_alike_as_every_place(name: str) -> None:
             tied += got is not None
             lost += got is None
     assert tied and lost  # both answers are covered
+
+
+def _scalars(x: Any) -> list[str]:
+    from rtk.factjsontie import scalar_text
+
+    if type(x) is dict:
+        return [t for v in x.values() for t in _scalars(v)]
+    if type(x) is list:
+        return [t for v in x for t in _scalars(v)]
+    t = scalar_text(x)
+    return [t] if t else []
+
+
+def test_every_value_printed_is_no_proof_that_no_fact_is_lost() -> None:
+    """The shortcut "every scalar of the document is in the output, so skip the walk" would be unsound.
+
+    A view that shows run 9016 as the failure and 9017 as a success still prints every value (as often),
+    but ties ``failure`` to the wrong row: the guard must restore it, so no value-presence test may skip it.
+    """
+    raw, compact = real("actions-runs")
+    lines = compact.split("\n")
+    i17 = next(i for i, ln in enumerate(lines) if ln.startswith(" 9017|"))
+    i16 = next(i for i, ln in enumerate(lines) if ln.startswith(" 9016|"))
+    lines[i17] = lines[i17].replace("|failure|", "|success|")
+    lines[i16] = lines[i16].replace("|success|", "|failure|")
+    view = "\n".join(lines)
+    parsed = factjson.parse(raw)
+    assert parsed is not None
+    values = _scalars(parsed[0])
+    view += "\nalso: " + " ".join(sorted({t for t in values if t not in view}))  # every value now printed
+    assert all(t in view for t in values)
+    assert view.count("failure") == compact.count("failure") and view.count("success") == compact.count("success")
+    text, n = factguard.restore(raw, view)
+    assert n >= 1 and ".workflow_runs[4] conclusion: failure (id 9017)" in text.split("\n")
