@@ -13,6 +13,7 @@ the nearest row name above the value (not another row's). See ``rtk.factjson``.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from itertools import compress
 
 from rtk.factjsonview import ID_MIN, NEAR, View, _holds, _word_at
 
@@ -404,7 +405,8 @@ def _rows_near(unit: Unit, view: View, anchor: int, levels: int, region: tuple[i
                     if node < 0 and region in view.open:
                         break  # an unbounded region: the whole output names every row
                     lo, hi = max(lo, region[0]), min(hi, region[1])
-                body = "\n".join(ln for ln, d in zip(lines[lo:hi], indent[lo:hi], strict=True) if 0 <= d <= cap)
+                # the lines indented 0 to ``cap`` (``range.__contains__`` and ``compress``: in C)
+                body = "\n".join(compress(lines[lo:hi], map(range(cap + 1).__contains__, indent[lo:hi])))
             if (all if every else any)(_holds(body, t) for t in texts):
                 found = True
                 k = node
