@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,15 @@ def test_the_view_counts_lines_as_before() -> None:
         assert v.indent == [len(ln) - len(ln.lstrip()) if ln.strip() else -1 for ln in text.split("\n")]
 
 
+@settings(max_examples=200)
+@given(st.text(st.sampled_from([*" \t\n\x0b\x0cab", "\u2003", "\x85", "é"]), max_size=40))
+def test_the_view_counts_lines_and_indents_as_before(text: str) -> None:
+    v = View(text)
+    lines = text.split("\n")
+    assert v.starts == [sum(len(ln) + 1 for ln in lines[:k]) for k in range(len(lines))]
+    assert v.indent == [len(ln) - len(ln.lstrip()) if ln.strip() else -1 for ln in lines]
+
+
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(CHARS, max_size=80), st.text(CHARS, min_size=1, max_size=6), st.integers(0, 3))
 def test_places_by_search_and_by_index_agree(text: str, t: str, most: int) -> None:
@@ -64,13 +74,38 @@ def test_places_on_real_views_agree_and_are_remembered() -> None:
 
 
 def test_places_switches_to_the_index_after_enough_searches() -> None:
-    compact = real("run-jobs")[1]
+    compact = real("run-jobs")[1] + "\né"  # not ASCII (ASCII text is searched in C, ``View._spaced``)
     v = View(compact)
     for k in range(factjsonview.SEARCHES):
         v.places(f"absent{k}", 16)
     assert v.words is None
     v.places("50117", 16)
     assert v.words is not None and v.places("50117", 16) == View(compact)._search("50117", 16)
+
+
+def reference_walk(docs: list[Any], marks: Callable[[str], bool]) -> list[tuple[tuple[Any, ...], Any]]:
+    """The walk as written before the set test was inlined (``factjson._walk_with``, kept here as the reference)."""
+    units: list[tuple[tuple[Any, ...], Any]] = []
+    many = len(docs) > 1
+    for k, doc in enumerate(docs):
+        stack: list[tuple[Any, tuple[Any, ...], bool]] = [(doc, (-1, k) if many else (), False)]
+        while stack:
+            x, path, hot = stack.pop()
+            pushes: list[tuple[Any, tuple[Any, ...], bool]] = []
+            items = list(x.items()) if type(x) is dict else list(enumerate(x)) if type(x) is list else []
+            for key, v in items:
+                h = hot or (type(key) is str and marks(key))
+                here = (*path, key)
+                if type(v) is str:
+                    if ((h and v) or marks(v)) and "\n" not in v and len(v) <= factjson.UNIT_MAX:
+                        units.append((here, v))
+                elif type(v) is dict or type(v) is list:
+                    if v:
+                        pushes.append((v, here, h))
+                elif h and v is not None and v is not False and v != 0:
+                    units.append((here, v))
+            stack.extend(reversed(pushes))
+    return units
 
 
 JSON = st.recursive(
@@ -86,8 +121,8 @@ JSON = st.recursive(
 @given(st.lists(JSON, min_size=1, max_size=3))
 def test_the_walk_with_a_set_is_the_walk_with_its_test(docs: list[Any]) -> None:
     marked = {"failure", "Error: x", "error", "a\nfailure"}
-    assert factjson._walk_set(docs, marked) == factjson._walk_with(docs, marked.__contains__)
-    assert factjson._walk(docs, None) == factjson._walk_with(docs, factjson._marks)
+    assert factjson._walk(docs, marked) == reference_walk(docs, marked.__contains__)
+    assert factjson._walk(docs, None) == reference_walk(docs, factjson._marks)
 
 
 def test_the_walk_on_real_captures_is_the_walk_with_its_test() -> None:
@@ -97,7 +132,8 @@ def test_the_walk_on_real_captures_is_the_walk_with_its_test() -> None:
         assert parsed is not None
         docs, end = parsed
         marked = factjson._marked(raw[:end]) or {"failure", "success", "open"}
-        assert factjson._walk_set(docs, marked) == factjson._walk_with(docs, marked.__contains__), name
+        assert factjson._walk(docs, marked) == reference_walk(docs, marked.__contains__), name
+        assert factjson._walk(docs, None) == reference_walk(docs, factjson._marks), name
 
 
 @pytest.mark.parametrize("name", ["actions-runs", "run-jobs", "runs-failures"])
@@ -108,10 +144,12 @@ def test_the_guard_restores_alike_when_places_searches_or_indexes(name: str, mon
     views += ["\n".join(ln for i, ln in enumerate(lines) if i % k) for k in (2, 3, 5, 7)]
     views += ["\n".join(ln for ln in lines if "failure" not in ln or i % 2) for i in range(2)]
     got = {}
+    spaced = [factguard.restore(raw, v) for v in views]  # ASCII views: every row name searched in C
+    monkeypatch.setattr(View, "_places", View._places_slow)  # ...and as other text is: searched, then indexed
     for searches in (0, 1 << 30):
         monkeypatch.setattr(factjsonview, "SEARCHES", searches)
         got[searches] = [factguard.restore(raw, v) for v in views]
-    assert got[0] == got[1 << 30]
+    assert got[0] == got[1 << 30] == spaced
     assert any(n for _, n in got[0])  # some views lose values: the comparison covers restorations
 
 
@@ -189,3 +227,88 @@ def test_the_ascii_word_index_is_the_regex_one(text: str) -> None:
     assert {w: ks for w, ks in got.items() if len(w) >= 3} == regex
     other = text + " é"  # not ASCII: the regex path, the same words (a word of one letter is never asked for)
     assert _index(other, other.split("\n")) == regex
+
+
+ASCII = st.sampled_from([*"ab_9Z :./-|()\n\t\r\x0b\x0c~"])
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(ASCII, max_size=80), st.text(ASCII, max_size=6), st.integers(0, 3))
+def test_places_in_ascii_text_searched_in_c_are_the_searched_ones(text: str, t: str, most: int) -> None:
+    v = View(text)
+    assert v.places(t, most) == v._search(t, most) == View(text)._places_slow(t, most)
+    assert v.pad, "ASCII text takes the C search"
+
+
+def test_places_in_the_real_views_searched_in_c_are_the_searched_ones() -> None:
+    for name in NAMES:
+        compact = real(name)[1]
+        probes = {w for w in compact.replace("\n", " ").split(" ") if w}
+        probes.update(ln.strip() for ln in compact.split("\n") if ln.strip())
+        probes.update(ln[: len(ln) // 2] for ln in compact.split("\n"))  # texts ending inside a word too
+        v = View(compact)
+        for t in sorted(probes):
+            for most in (0, 16):
+                assert v._spaced(t, most) == v._search(t, most), (name, t)
+
+
+@pytest.mark.parametrize("name", ["actions-runs", "run-jobs", "runs-failures", "run-9017"])
+def test_the_nearest_places_first_tie_alike_as_every_place(name: str) -> None:
+    """``_tied_at`` (the places nearest the row's name first) finds a place exactly when ``_tied_all`` does."""
+    from rtk.factjsontie import Unit, _id_lines, _shapes, _tied_all, _tied_at
+
+    raw, compact = real(name)
+    parsed = factjson.parse(raw)
+    assert parsed is not None
+    docs = parsed[0]
+    units = factjson._walk(docs, None)
+    lines = compact.split("\n")
+    views = [compact, compact.replace("failure", "success")]
+    views += ["\n".join(ln for i, ln in enumerate(lines) if i % k) for k in (2, 3, 5)]
+    views += ["\n".join(lines[k:] + lines[:k]) for k in (7, len(lines) // 2)]  # rows moved away from their names
+    tied = lost = 0
+    for text in views:
+        memo: dict[int, dict[str, int]] = {}
+        fast, full = View(text), View(text)
+        for path, value in units:
+            u = Unit(docs, path, value, memo)
+            got = _tied_at(u, fast)
+            want = _tied_all(u, full, _id_lines(u, full), _shapes(u.value, u.keys, full), None)
+            assert (got is None) == (want is None), (name, path)
+            tied += got is not None
+            lost += got is None
+    assert tied and lost  # both answers are covered
+
+
+def _scalars(x: Any) -> list[str]:
+    from rtk.factjsontie import scalar_text
+
+    if type(x) is dict:
+        return [t for v in x.values() for t in _scalars(v)]
+    if type(x) is list:
+        return [t for v in x for t in _scalars(v)]
+    t = scalar_text(x)
+    return [t] if t else []
+
+
+def test_every_value_printed_is_no_proof_that_no_fact_is_lost() -> None:
+    """The shortcut "every scalar of the document is in the output, so skip the walk" would be unsound.
+
+    A view that shows run 9016 as the failure and 9017 as a success still prints every value (as often),
+    but ties ``failure`` to the wrong row: the guard must restore it, so no value-presence test may skip it.
+    """
+    raw, compact = real("actions-runs")
+    lines = compact.split("\n")
+    i17 = next(i for i, ln in enumerate(lines) if ln.startswith(" 9017|"))
+    i16 = next(i for i, ln in enumerate(lines) if ln.startswith(" 9016|"))
+    lines[i17] = lines[i17].replace("|failure|", "|success|")
+    lines[i16] = lines[i16].replace("|success|", "|failure|")
+    view = "\n".join(lines)
+    parsed = factjson.parse(raw)
+    assert parsed is not None
+    values = _scalars(parsed[0])
+    view += "\nalso: " + " ".join(sorted({t for t in values if t not in view}))  # every value now printed
+    assert all(t in view for t in values)
+    assert view.count("failure") == compact.count("failure") and view.count("success") == compact.count("success")
+    text, n = factguard.restore(raw, view)
+    assert n >= 1 and ".workflow_runs[4] conclusion: failure (id 9017)" in text.split("\n")

@@ -34,7 +34,7 @@ from rtk.presence import Output
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Container
     from typing import Any
 
     # factguard.line_missing (passed in: the guard imports this module, not the other way round)
@@ -77,19 +77,13 @@ def _walk(docs: list[Any], marked: set[str] | None) -> list[tuple[tuple[Any, ...
     """The problem units as (path, value): units come in document order, but an object's scalars first.
 
     ``marked``: every key and string of the documents that reports a problem (``_marked``), or None
-    to test each one. A path holds keys (str) and indexes (int); NDJSON documents are the rows of a
-    virtual array (``-1, k``).
+    to test each one (``_Marks``: the same ``in`` test, computed once per string). A path holds keys (str)
+    and indexes (int); NDJSON documents are the rows of a virtual array (``-1, k``). One walk for both: the
+    test is ``in marked`` (a set lookup in C when ``marked`` is a set, no call per key and string).
     """
-    if marked is not None:
-        return _walk_set(docs, marked)
-    return _walk_with(docs, _marks)
-
-
-def _walk_with(docs: list[Any], marks: Callable[[str], bool]) -> list[tuple[tuple[Any, ...], Any]]:
-    """``_walk`` with ``marks`` telling a key or string that reports a problem."""
+    marks: Container[str] = _Marks() if marked is None else marked
     units: list[tuple[tuple[Any, ...], Any]] = []
     many = len(docs) > 1
-    kcache: dict[str, bool] = {}
     for k, doc in enumerate(docs):
         stack: list[tuple[Any, tuple[Any, ...], bool]] = [(doc, (-1, k) if many else (), False)]
         while stack:
@@ -97,13 +91,10 @@ def _walk_with(docs: list[Any], marks: Callable[[str], bool]) -> list[tuple[tupl
             pushes: list[tuple[Any, tuple[Any, ...], bool]] = []
             if type(x) is dict:
                 for key, v in x.items():
-                    mk = kcache.get(key)
-                    if mk is None:
-                        mk = kcache[key] = marks(key)
-                    h = hot or mk
+                    h = hot or key in marks
                     tv = type(v)
                     if tv is str:
-                        if ((h and v) or marks(v)) and "\n" not in v and len(v) <= UNIT_MAX:
+                        if ((h and v) or v in marks) and "\n" not in v and len(v) <= UNIT_MAX:
                             units.append(((*path, key), v))
                     elif tv is dict or tv is list:
                         if v:
@@ -114,7 +105,7 @@ def _walk_with(docs: list[Any], marks: Callable[[str], bool]) -> list[tuple[tupl
                 for i, v in enumerate(x):
                     tv = type(v)
                     if tv is str:
-                        if ((hot and v) or marks(v)) and "\n" not in v and len(v) <= UNIT_MAX:
+                        if ((hot and v) or v in marks) and "\n" not in v and len(v) <= UNIT_MAX:
                             units.append(((*path, i), v))
                     elif tv is dict or tv is list:
                         if v:
@@ -127,42 +118,15 @@ def _walk_with(docs: list[Any], marks: Callable[[str], bool]) -> list[tuple[tupl
     return units
 
 
-def _walk_set(docs: list[Any], marked: set[str]) -> list[tuple[tuple[Any, ...], Any]]:
-    """``_walk_with(docs, marked.__contains__)``, the test inlined (a set lookup, no call per key and string)."""
-    units: list[tuple[tuple[Any, ...], Any]] = []
-    many = len(docs) > 1
-    for k, doc in enumerate(docs):
-        stack: list[tuple[Any, tuple[Any, ...], bool]] = [(doc, (-1, k) if many else (), False)]
-        while stack:
-            x, path, hot = stack.pop()
-            pushes: list[tuple[Any, tuple[Any, ...], bool]] = []
-            if type(x) is dict:
-                for key, v in x.items():
-                    h = hot or key in marked
-                    tv = type(v)
-                    if tv is str:
-                        if ((h and v) or v in marked) and "\n" not in v and len(v) <= UNIT_MAX:
-                            units.append(((*path, key), v))
-                    elif tv is dict or tv is list:
-                        if v:
-                            pushes.append((v, (*path, key), h))
-                    elif h and v is not None and v is not False and v != 0:
-                        units.append(((*path, key), v))
-            elif type(x) is list:
-                for i, v in enumerate(x):
-                    tv = type(v)
-                    if tv is str:
-                        if ((hot and v) or v in marked) and "\n" not in v and len(v) <= UNIT_MAX:
-                            units.append(((*path, i), v))
-                    elif tv is dict or tv is list:
-                        if v:
-                            pushes.append((v, (*path, i), hot))
-                    elif hot and v is not None and v is not False and v != 0:
-                        units.append(((*path, i), v))
-            if pushes:
-                pushes.reverse()
-                stack.extend(pushes)
-    return units
+class _Marks(dict[str, bool]):
+    """``s in _Marks()``: does ``s`` report a problem (``_marks``), remembered per string."""
+
+    def __missing__(self, s: str) -> bool:
+        got = self[s] = _marks(s)
+        return got
+
+    def __contains__(self, s: object) -> bool:
+        return self[s]  # type: ignore[index]
 
 
 # Lowercased substrings of every marker word and glyph (``factscan.NEEDLES``): a string without one is no problem.

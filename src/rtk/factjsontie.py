@@ -13,6 +13,7 @@ the nearest row name above the value (not another row's). See ``rtk.factjson``.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from itertools import compress
 
 from rtk.factjsonview import ID_MIN, NEAR, View, _holds, _word_at
 
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
 # The names of a row searched for the cheap first test (fewer only make it stricter).
 ID_SEARCH = 3
 _SEPS = ("|", "\t")
+# The places of a value on each side of a line naming its row tried before all of them (``_tied_at``).
+FIRST = 3
 
 
 class Num(str):
@@ -46,11 +49,19 @@ def scalar_text(v: Any) -> str | None:
 def row_counts(rows: list[Any]) -> dict[str, int]:
     """In how many of ``rows`` each scalar text is (a row's own scalars, or the row if a scalar; once per row)."""
     from collections import Counter
+    from itertools import chain
 
-    counts: Counter[str | None] = Counter()
-    add = counts.update  # (counted in C)
-    for s in rows:
-        add({v if type(v) is str else scalar_text(v) for v in (s.values() if type(s) is dict else (s,))})
+    # Each row's set of texts, all counted in one call (in C). ``scalar_text`` of a ``str`` is the string, of
+    # an ``int`` its ``str``: called for the other values only.
+    counts: Counter[str | None] = Counter(
+        chain.from_iterable(
+            {
+                v if type(v) is str else str(v) if type(v) is int else scalar_text(v)
+                for v in (s.values() if type(s) is dict else (s,))
+            }
+            for s in rows
+        )
+    )
     counts.pop(None, None)
     return counts  # type: ignore[return-value]
 
@@ -81,7 +92,13 @@ def _distinct(
     counts = memo.get(id(siblings))
     if counts is None:
         counts = memo[id(siblings)] = row_counts(siblings)
-    mine = [(k, t) for k, v in row.items() if k != skip and (t := scalar_text(v)) is not None and t.strip()]
+    mine = [
+        (k, t)
+        for k, v in row.items()
+        if k != skip
+        and (t := v if type(v) is str else str(v) if type(v) is int else scalar_text(v)) is not None
+        and t.strip()
+    ]  # (``scalar_text`` of a ``str`` is the string, of an ``int`` its ``str``: not called for those)
     alone = [kt for kt in mine if len(kt[1]) >= ID_MIN and counts.get(kt[1], 0) <= 1]
     return (alone, False) if alone else (mine, True)
 
@@ -198,10 +215,40 @@ def tied(unit: Unit, view: View, derive: bool = True) -> bool:
 
 
 def _tied_at(unit: Unit, view: View, within: tuple[int, int] | None = None) -> int | None:
-    """The line where the value stands for its key in its row (``within``: a range of lines), or None."""
+    """A line where the value stands for its key in its row (``within``: a range of lines), or None.
+
+    First the ``FIRST`` places nearest each line naming the row on either side, nearest first (usually
+    the answer: a value and its row's name share a line or a block); then every place, nearest first (``_tied_all``). The
+    first places are among those the full pass tries (within ``NEAR`` lines of a name, in ``within``)
+    and ``_rows_near`` depends only on the place (its caches remember), so the answer is None exactly
+    when the full pass finds nothing.
+    """
     near = _id_lines(unit, view)
-    todo: list[tuple[int, int, int, tuple[int, int] | None]] = []
     shapes = _shapes(unit.value, unit.keys, view)
+    if near and len(shapes) > 1:
+        ks = view.kcache.get(id(shapes))
+        if ks is None:
+            ks = view.kcache[id(shapes)] = [sh[0] for sh in shapes]
+        for n in near:
+            j = bisect_left(ks, n)
+            for c in sorted(range(max(0, j - FIRST), min(len(ks), j + FIRST)), key=lambda c: abs(ks[c] - n)):
+                k, levels, region = shapes[c]
+                if abs(k - n) > NEAR:
+                    break
+                if (within is None or within[0] <= k < within[1]) and _rows_near(unit, view, k, levels, region):
+                    return k
+    return _tied_all(unit, view, near, shapes, within)
+
+
+def _tied_all(
+    unit: Unit,
+    view: View,
+    near: list[int] | None,
+    shapes: list[tuple[int, int, tuple[int, int] | None]],
+    within: tuple[int, int] | None,
+) -> int | None:
+    """``_tied_at`` trying every place of the value near a line naming the row (``near``), nearest first."""
+    todo: list[tuple[int, int, int, tuple[int, int] | None]] = []
     if near is not None and len(shapes) > 8:  # only the places near a line naming the row (in line order)
         ks = view.kcache.get(id(shapes))
         if ks is None:
@@ -358,7 +405,8 @@ def _rows_near(unit: Unit, view: View, anchor: int, levels: int, region: tuple[i
                     if node < 0 and region in view.open:
                         break  # an unbounded region: the whole output names every row
                     lo, hi = max(lo, region[0]), min(hi, region[1])
-                body = "\n".join(ln for ln, d in zip(lines[lo:hi], indent[lo:hi], strict=True) if 0 <= d <= cap)
+                # the lines indented 0 to ``cap`` (``range.__contains__`` and ``compress``: in C)
+                body = "\n".join(compress(lines[lo:hi], map(range(cap + 1).__contains__, indent[lo:hi])))
             if (all if every else any)(_holds(body, t) for t in texts):
                 found = True
                 k = node

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from itertools import accumulate
+from operator import sub
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 # A value naming a row alone is at least this long ("9" is in too many places to name one).
 ID_MIN = 3
@@ -25,6 +30,7 @@ class View:
         "lines",
         "named",
         "open",
+        "pad",
         "scanned",
         "shapes",
         "starts",
@@ -36,10 +42,19 @@ class View:
     def __init__(self, text: str) -> None:
         self.text = text
         self.lines = text.split("\n")
+        lens = list(map(len, self.lines))
         self.starts: list[int] = [0]
-        self.starts.extend(accumulate(len(ln) + 1 for ln in self.lines[:-1]))
-        # ``lstrip`` and ``strip`` leave nothing of the same lines (a blank line: -1)
-        self.indent = [len(ln) - len(s) if (s := ln.lstrip()) else -1 for ln in self.lines]
+        self.starts.extend(accumulate(map((1).__add__, lens[:-1])))  # (in C)
+        # each line's indentation, a blank line's -1 (``lstrip`` and ``strip`` leave nothing of the same lines)
+        bare = list(map(len, map(str.lstrip, self.lines)))
+        self.indent = list(map(sub, lens, bare))
+        k = -1
+        try:
+            while True:
+                k = bare.index(0, k + 1)
+                self.indent[k] = -1
+        except ValueError:  # no blank line after k
+            pass
         self.ends: dict[int, int] = {}
         self.headers: dict[tuple[str, int, int, tuple[str, ...]], int] = {}
         self.shapes: dict[tuple[str, tuple[str, ...]], list[tuple[int, int, tuple[int, int] | None]]] = {}
@@ -48,6 +63,7 @@ class View:
         self.words: dict[bytes, list[int]] | None = None  # each word's lines, once per place (``places``)
         self.found: dict[tuple[str, int], list[int]] = {}  # ``places``' answers (rows of many values share names)
         self.scanned = 0  # characters ``places`` searched before building ``words``
+        self.pad: bytes | None = None  # ASCII text as ``_spaced`` reads it (b"" for other text)
         self.uniq: dict[int, list[str]] = {}  # per list of rows: the values that name one row alone
         self.named: dict[tuple[int, int], frozenset[str]] = {}  # per list of rows and line: those it holds
 
@@ -57,8 +73,9 @@ class View:
     def places(self, t: str, most: int) -> list[int]:
         """The lines where ``t`` stands alone, once per place, up to ``most`` + 1 places.
 
-        The first calls search the text (the same places: a run of ``\\w`` is a run of ``_word_at``'s
-        word characters); once they have read the text ``SEARCHES`` times, a word of ASCII letters, digits
+        ASCII text and ``t``: one search in C (``_spaced``). Otherwise the first calls search the text (the
+        same places: a run of ``\\w`` is a run of ``_word_at``'s word characters); once they have read the text
+        ``SEARCHES`` times, a word of ASCII letters, digits
         and ``_`` is looked up in an index of the words built once (a search per row name reads the whole
         output each time: quadratic on a long list), and a longer text in the lines of its rarest word.
         """
@@ -70,6 +87,12 @@ class View:
 
     def _places(self, t: str, most: int) -> list[int]:
         """``places``, not remembered."""
+        if self._padded() and t.isascii():
+            return self._spaced(t, most)
+        return self._places_slow(t, most)
+
+    def _places_slow(self, t: str, most: int) -> list[int]:
+        """``_places`` for other text: searched (``SEARCHES`` times), then from the word index."""
         import re
 
         if self.words is None and self.scanned < SEARCHES * len(self.text):
@@ -87,25 +110,47 @@ class View:
             found: list[int] = []
             for k in dict.fromkeys(words.get(best, ())):
                 ln = self.lines[k]
-                i = ln.find(t)
+                i = _alone(ln, t, 0)
                 while i >= 0:
-                    if _word_at(ln, i, len(t)):
-                        found.append(k)
-                        if len(found) > most:
-                            return found
-                    i = ln.find(t, i + 1)
+                    found.append(k)
+                    if len(found) > most:
+                        return found
+                    i = _alone(ln, t, i + 1)
             return found
         return self._search(t, most)
+
+    def _padded(self) -> bytes:
+        """``pad``, made once: the ASCII text with every byte but ``[A-Za-z0-9_]`` a space, between two spaces."""
+        if self.pad is None:
+            self.pad = b" " + self.text.encode("ascii").translate(_SPACED) + b" " if self.text.isascii() else b""
+        return self.pad
+
+    def _spaced(self, t: str, most: int) -> list[int]:
+        """``_search`` on ASCII text, in C: the text and ``t`` with every byte but ``[A-Za-z0-9_]`` a space.
+
+        ``t`` stands alone at ``i`` exactly when the text is ``t`` there and the bytes around it are not
+        word bytes: then the spaced text (``pad``, one space before and after) holds `` t `` spaced at ``i``
+        (its first space is the byte before ``t``, or the leading space at the text's start). Each place
+        found that way is checked against the text itself (spacing may join other texts to ``t``'s).
+        """
+        pad, text = self._padded(), self.text
+        needle = b" " + t.encode("ascii").translate(_SPACED) + b" "
+        got: list[int] = []
+        i = pad.find(needle)
+        while i >= 0 and len(got) <= most:
+            if text.startswith(t, i):  # pad[i + 1] is text[i]
+                got.append(self.line_of(i))
+            i = pad.find(needle, i + 1)
+        return got
 
     def _search(self, t: str, most: int) -> list[int]:
         """``places`` by searching the whole text."""
         text = self.text
         got: list[int] = []
-        i = text.find(t)
+        i = _alone(text, t, 0)
         while i >= 0 and len(got) <= most:
-            if _word_at(text, i, len(t)):
-                got.append(self.line_of(i))
-            i = text.find(t, i + 1)
+            got.append(self.line_of(i))
+            i = _alone(text, t, i + 1)
         return got
 
     def parent(self, k: int) -> int:
@@ -161,6 +206,8 @@ class View:
 
 # ASCII letters, digits, ``_`` and line breaks kept; every other byte a space (``\w`` on ASCII text).
 _NON_WORD = bytes(c if chr(c).isalnum() or c in b"_\n" else 32 for c in range(128)) + b" " * 128
+# The same with line breaks a space too (``View._spaced``).
+_SPACED = _NON_WORD.replace(b"\n", b" ")
 
 
 def _index(text: str, lines: list[str]) -> dict[bytes, list[int]]:
@@ -171,27 +218,24 @@ def _index(text: str, lines: list[str]) -> dict[bytes, list[int]]:
     leaves between spaces, split in C (a byte a character: line k of the bytes is line k of the text). Other
     text: ``\\w{3,}`` per line.
     """
-    words: dict[bytes, list[int]] = {}
     if text.isascii():
-        for k, ln in enumerate(text.encode("ascii").translate(_NON_WORD).split(b"\n")):
-            for w in ln.split():
-                got = words.get(w)
-                if got is None:
-                    words[w] = [k]
-                else:
-                    got.append(k)
-        return words
+        return _lines_of_words(ln.split() for ln in text.encode("ascii").translate(_NON_WORD).split(b"\n"))
     import re
 
     find = re.compile(r"\w{" + str(ID_MIN) + ",}").findall
-    for k, line in enumerate(lines):
-        for s in find(line):
-            key = s.encode("utf-8", "surrogatepass")
-            have = words.get(key)
-            if have is None:
-                words[key] = [k]
+    return _lines_of_words([s.encode("utf-8", "surrogatepass") for s in find(line)] for line in lines)
+
+
+def _lines_of_words(per_line: Iterable[list[bytes]]) -> dict[bytes, list[int]]:
+    """Each word and the lines it is on (a line once per place), from each line's words in line order."""
+    words: dict[bytes, list[int]] = {}
+    for k, ws in enumerate(per_line):
+        for w in ws:
+            got = words.get(w)
+            if got is None:
+                words[w] = [k]
             else:
-                have.append(k)
+                got.append(k)
     return words
 
 
@@ -202,11 +246,14 @@ def _word_at(text: str, i: int, n: int) -> bool:
     return not (before.isalnum() or before == "_") and not (after.isalnum() or after == "_")
 
 
+def _alone(text: str, t: str, start: int) -> int:
+    """The first offset from ``start`` where ``t`` stands alone in ``text`` (``_word_at``), or -1."""
+    i = text.find(t, start)
+    while i >= 0 and not _word_at(text, i, len(t)):
+        i = text.find(t, i + 1)
+    return i
+
+
 def _holds(text: str, value: str) -> bool:
     """Is ``value`` in ``text``, standing alone?"""
-    i = text.find(value)
-    while i >= 0:
-        if _word_at(text, i, len(value)):
-            return True
-        i = text.find(value, i + 1)
-    return False
+    return _alone(text, value, 0) >= 0
