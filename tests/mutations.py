@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 Line = TypeVar("Line", str, bytes)
@@ -25,3 +26,14 @@ def mutate(draw: st.DrawFn, lines: list[Line], foreign: list[Line]) -> list[Line
         else:
             out.append(line)
     return out
+
+
+def mutation_settings(examples: int) -> settings:
+    """The settings of a property over mutated real output: reproducible, no deadline, large inputs allowed."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )

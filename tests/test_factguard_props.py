@@ -16,11 +16,11 @@ import zlib
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from fixturelib import Fixture, all_fixtures, load, run
-from mutations import mutate
+from mutations import mutate, mutation_settings
 from rtk import config, factguard, facts, options
 from rtk.text import clean, decode
 
@@ -69,13 +69,7 @@ def test_mutated_outputs_keep_their_facts(filter_id: str) -> None:
     fx = BY_FILTER[filter_id]
     lines = fx.raw.split(b"\n")[:200]
 
-    @settings(
-        max_examples=EXAMPLES,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
+    @mutation_settings(EXAMPLES)
     @given(mutated(lines))
     def prop(case: tuple[bytes, int]) -> None:
         check(fx, *case)

@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fixturelib import load, run
+from mutations import mutation_settings
 from rtk import factguard, factscan, presence
 from rtk.text import clean, decode
 from test_factscan import EXAMPLES, FAMILIES, IDS, PATHS, SHAPES, mutated, regrouped
@@ -51,13 +52,7 @@ def test_mutations_name_the_same_lines(family: str) -> None:
     fx = load(next(p for p in PATHS if p.parent.name == family))
     lines = clean(decode(fx.raw)).split("\n")[:150]
 
-    @settings(
-        max_examples=EXAMPLES,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-    )
+    @mutation_settings(EXAMPLES)
     @given(mutated(lines))
     def prop(case: tuple[str, str]) -> None:
         alike(*case)
