@@ -123,7 +123,9 @@ def _brute(self: Leaf, toks: list[str], any_score: bool) -> tuple[Template | Non
     return best, max(best_sim, 0.0)
 
 
-def test_the_indexed_search_finds_the_templates_the_full_scan_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("scan", [0, miner_mod.SCAN])
+def test_the_indexed_search_finds_the_templates_the_full_scan_finds(monkeypatch: pytest.MonkeyPatch, scan: int) -> None:
+    monkeypatch.setattr(miner_mod, "SCAN", scan)  # 0: every leaf indexed from its first template
     vocab = ["a", "b", "c", "x1", "<n>", "[<n>]", "(<n>", "<path>", WILD, "k=<n>", "<str>", "d", "e"]
     for seed in range(400):
         r = random.Random(seed)

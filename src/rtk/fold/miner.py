@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import islice
-
 from rtk.fold.mask import KIND_NAMES
 
 WILD = "<*>"
@@ -118,6 +116,7 @@ class Miner:
 VISITS = 512  # entries of a leaf's index a line looks at, at most...
 BUCKET = 128  # ...and for one of its tokens (real outputs: under 100 templates of a leaf share a token at a place)
 FRAMES = 64  # templates a line checks for a field in other punctuation, at most
+SCAN = 8  # a leaf of at most this many templates is scanned, not indexed (most leaves: an index costs memory)
 
 
 def _field(tok: str) -> bool:
@@ -126,54 +125,65 @@ def _field(tok: str) -> bool:
 
 
 class Leaf:
-    """The templates of one leaf of the tree, oldest first, and an index: (place, constant token) -> templates.
+    """The templates of one leaf of the tree, oldest first, and an index: for each place, constant token -> templates.
 
     Drain compares a line with every template of its leaf (simSeq, the share of the line's
     constant tokens the template has at the same place; a variable field, bare or inside
     punctuation, says nothing about the kind of line and counts neither way: two lines that
     share only a timestamp and a pid are not alike). A template that shares none of them
     scores 0, so only the templates the index names for the line's constant tokens are scored;
-    the result is the same: the best score, the oldest template on a tie.
+    the result is the same: the best score, the oldest template on a tie. The index is built
+    when the leaf has more than :data:`SCAN` templates; it holds the templates' own token strings,
+    one dict a place (a leaf's templates all have its length).
     """
 
     __slots__ = ("index", "templates")
 
     def __init__(self) -> None:
         self.templates: list[Template] = []
-        self.index: dict[tuple[int, str], dict[Template, None]] = {}
+        self.index: list[dict[str, Template | list[Template]]] = []  # one a place: a template, or several oldest first
 
     def put(self, t: Template) -> None:
         """A new template (the newest of the leaf)."""
         self.templates.append(t)
-        index = self.index
-        for key in enumerate(t.toks):
-            if not _field(key[1]):
-                bucket = index.get(key)
-                if bucket is None:
-                    index[key] = {t: None}
+        if self.index:
+            self._index(t)
+        elif len(self.templates) > SCAN:
+            self.index = [{} for _ in t.toks]
+            for old in self.templates:
+                self._index(old)
+
+    def _index(self, t: Template) -> None:
+        for slot, tok in zip(self.index, t.toks, strict=True):
+            if not _field(tok):
+                had = slot.get(tok)
+                if had is None:
+                    slot[tok] = t
+                elif isinstance(had, list):
+                    had.append(t)
                 else:
-                    bucket[t] = None
+                    slot[tok] = [had, t]
 
     def merge(self, t: Template, toks: list[str]) -> None:
         """Template ``t`` takes a line: where they differ, the template has ``<*>`` (and leaves the index)."""
         if t.toks == toks:
             return
-        new: list[str] = []
-        for i, (a, b) in enumerate(zip(t.toks, toks, strict=True)):
-            if a == b:
-                new.append(a)
-                continue
-            new.append(WILD)
-            if not _field(a):
-                bucket = self.index.get((i, a))
-                if bucket is not None:
-                    bucket.pop(t, None)
-                    if not bucket:
-                        del self.index[(i, a)]
+        new = [a if a == b else WILD for a, b in zip(t.toks, toks, strict=True)]
+        if self.index:  # each place of a template leaves the index once: its constant never comes back
+            for slot, a, b in zip(self.index, t.toks, new, strict=True):
+                if a != b and not _field(a):
+                    had = slot[a]
+                    if had is t:
+                        del slot[a]
+                    else:
+                        assert isinstance(had, list)
+                        had.remove(t)
+                        if len(had) == 1:
+                            slot[a] = had[0]
         t.toks = new
 
     def best(self, toks: list[str], any_score: bool) -> tuple[Template | None, float]:
-        """The most similar template of the leaf and its score, skipping those of another frame (``_other_frame``).
+        """The most similar template of the leaf and its score, skipping those of another frame (``_other``).
 
         ``any_score``: a template scoring 0 is wanted too (the miner is full); otherwise
         None when no template shares a constant token with the line.
@@ -182,19 +192,24 @@ class Leaf:
         framed = [(i, b) for i, b in enumerate(toks) if "<" in b and _frame(b) is not None]
         if not consts:  # every template scores 1: the oldest not of another frame
             return self._first(framed), 1.0
+        if not self.index:
+            return self._scan(toks, consts, framed)
         counts: dict[Template, int] = {}
         get = counts.get
         budget = VISITS
         index = self.index
         for i in consts:
-            bucket = index.get((i, toks[i]))
-            if not bucket:
+            had = index[i].get(toks[i])
+            if had is None:
                 continue
-            # (only a crafted input has more: then the oldest templates sharing the token are scored)
-            size = min(len(bucket), BUCKET, budget)
-            for t in bucket if size == len(bucket) else islice(bucket, size):
-                counts[t] = get(t, 0) + 1
-            budget -= size
+            if not isinstance(had, list):
+                counts[had] = get(had, 0) + 1
+                budget -= 1
+            else:  # (only a crafted input has more: then the oldest templates sharing the token are scored)
+                size = min(len(had), BUCKET, budget)
+                for t in had if size == len(had) else had[:size]:
+                    counts[t] = get(t, 0) + 1
+                budget -= size
             if budget <= 0:
                 break
         n = len(consts)
@@ -209,6 +224,22 @@ class Leaf:
             return None, 0.0
         t0 = self._first(framed)  # (those scored are of another frame)
         return t0, 0.0 if t0 is None else counts.get(t0, 0) / n
+
+    def _scan(self, toks: list[str], consts: list[int], framed: list[tuple[int, str]]) -> tuple[Template | None, float]:
+        """Each template scored (a small leaf): the best not of another frame, the oldest on a tie."""
+        best: Template | None = None
+        top = -1
+        for t in self.templates:
+            tt = t.toks
+            if framed and _other(tt, framed):
+                continue
+            same = 0
+            for i in consts:
+                if tt[i] == toks[i]:
+                    same += 1
+            if same > top:
+                best, top = t, same
+        return best, max(top, 0) / len(consts)
 
     def _first(self, framed: list[tuple[int, str]]) -> Template | None:
         """The oldest template not of another frame (among the first :data:`FRAMES`)."""
