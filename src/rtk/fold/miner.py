@@ -75,7 +75,12 @@ class Miner:
         return nxt
 
     def add(self, toks: list[str]) -> Template:
-        """The template of a line given its masked tokens, updating the tree."""
+        """The template of a line given its masked tokens, updating the tree.
+
+        The line's leaf is searched through its index (:class:`Leaf`), so a leaf of 2,000
+        templates costs a line no more than a leaf of two: at most :data:`VISITS` index
+        entries and :data:`FRAMES` frame checks, whatever the input.
+        """
         full = len(self.templates) >= self.max_templates
         node = self._child(self.root, len(toks), full)
         for tok in toks[: self.depth - 2]:
@@ -89,19 +94,13 @@ class Miner:
         if node is None:
             self.other.count += 1
             return self.other
-        leaf = node.setdefault(None, [])
-        assert isinstance(leaf, list)
-        best: Template | None = None
-        best_sim = -1.0
-        for t in leaf:
-            assert isinstance(t, Template)
-            if _other_frame(t.toks, toks):
-                continue
-            s = _similarity(t.toks, toks)
-            if s > best_sim:
-                best, best_sim = t, s
-        if best is not None and (best_sim >= self.sim or len(self.templates) >= self.max_templates):
-            best.toks = [a if a == b else WILD for a, b in zip(best.toks, toks, strict=True)]
+        leaf = node.get(None)
+        if leaf is None:
+            leaf = node[None] = Leaf()
+        assert isinstance(leaf, Leaf)
+        best, best_sim = leaf.best(toks, full or self.sim <= 0)
+        if best is not None and (best_sim >= self.sim or full):
+            leaf.merge(best, toks)
             best.count += 1
             return best
         if full:  # no room: the line counts with every other line that found no template
@@ -109,9 +108,159 @@ class Miner:
             return self.other
         best = Template(len(self.templates), list(toks))
         self.templates.append(best)
-        leaf.append(best)
+        leaf.put(best)
         best.count += 1
         return best
+
+
+VISITS = 512  # entries of a leaf's index a line looks at, at most...
+BUCKET = 128  # ...and for one of its tokens (real outputs: under 100 templates of a leaf share a token at a place)
+FRAMES = 64  # templates a line checks for a field in other punctuation, at most
+SCAN = 8  # a leaf of at most this many templates is scanned, not indexed (most leaves: an index costs memory)
+
+
+def _field(tok: str) -> bool:
+    """Whether a masked token is a variable field (bare or inside punctuation): not a constant word."""
+    return "<" in tok and ">" in tok
+
+
+class Leaf:
+    """The templates of one leaf of the tree, oldest first, and an index: for each place, constant token -> templates.
+
+    Drain compares a line with every template of its leaf (simSeq, the share of the line's
+    constant tokens the template has at the same place; a variable field, bare or inside
+    punctuation, says nothing about the kind of line and counts neither way: two lines that
+    share only a timestamp and a pid are not alike). A template that shares none of them
+    scores 0, so only the templates the index names for the line's constant tokens are scored;
+    the result is the same: the best score, the oldest template on a tie. The index is built
+    when the leaf has more than :data:`SCAN` templates; it holds the templates' own token strings,
+    one dict a place (a leaf's templates all have its length).
+    """
+
+    __slots__ = ("index", "templates")
+
+    def __init__(self) -> None:
+        self.templates: list[Template] = []
+        self.index: list[dict[str, Template | list[Template]]] = []  # one a place: a template, or several oldest first
+
+    def put(self, t: Template) -> None:
+        """A new template (the newest of the leaf)."""
+        self.templates.append(t)
+        if self.index:
+            self._index(t)
+        elif len(self.templates) > SCAN:
+            self.index = [{} for _ in t.toks]
+            for old in self.templates:
+                self._index(old)
+
+    def _index(self, t: Template) -> None:
+        for slot, tok in zip(self.index, t.toks, strict=True):
+            if not _field(tok):
+                had = slot.get(tok)
+                if had is None:
+                    slot[tok] = t
+                elif isinstance(had, list):
+                    had.append(t)
+                else:
+                    slot[tok] = [had, t]
+
+    def merge(self, t: Template, toks: list[str]) -> None:
+        """Template ``t`` takes a line: where they differ, the template has ``<*>`` (and leaves the index)."""
+        if t.toks == toks:
+            return
+        new = [a if a == b else WILD for a, b in zip(t.toks, toks, strict=True)]
+        if self.index:  # each place of a template leaves the index once: its constant never comes back
+            for slot, a, b in zip(self.index, t.toks, new, strict=True):
+                if a != b and not _field(a):
+                    had = slot[a]
+                    if had is t:
+                        del slot[a]
+                    else:
+                        assert isinstance(had, list)
+                        had.remove(t)
+                        if len(had) == 1:
+                            slot[a] = had[0]
+        t.toks = new
+
+    def best(self, toks: list[str], any_score: bool) -> tuple[Template | None, float]:
+        """The most similar template of the leaf and its score, skipping those of another frame (``_other``).
+
+        ``any_score``: a template scoring 0 is wanted too (the miner is full); otherwise
+        None when no template shares a constant token with the line.
+        """
+        consts = [i for i, b in enumerate(toks) if not _field(b)]
+        framed = [(i, b) for i, b in enumerate(toks) if "<" in b and _frame(b) is not None]
+        if not consts:  # every template scores 1: the oldest not of another frame
+            return self._first(framed), 1.0
+        if not self.index:
+            return self._scan(toks, consts, framed)
+        counts: dict[Template, int] = {}
+        get = counts.get
+        budget = VISITS
+        index = self.index
+        for i in consts:
+            had = index[i].get(toks[i])
+            if had is None:
+                continue
+            if not isinstance(had, list):
+                counts[had] = get(had, 0) + 1
+                budget -= 1
+            else:  # (only a crafted input has more: then the oldest templates sharing the token are scored)
+                size = min(len(had), BUCKET, budget)
+                for t in had if size == len(had) else had[:size]:
+                    counts[t] = get(t, 0) + 1
+                budget -= size
+            if budget <= 0:
+                break
+        n = len(consts)
+        if counts:
+            t = min(counts, key=lambda t: (-counts[t], t.id))
+            if not framed or not _other(t.toks, framed):
+                return t, counts[t] / n
+            for t in sorted(counts, key=lambda t: (-counts[t], t.id))[1:FRAMES]:
+                if not _other(t.toks, framed):
+                    return t, counts[t] / n
+        if not any_score:
+            return None, 0.0
+        t0 = self._first(framed)  # (those scored are of another frame)
+        return t0, 0.0 if t0 is None else counts.get(t0, 0) / n
+
+    def _scan(self, toks: list[str], consts: list[int], framed: list[tuple[int, str]]) -> tuple[Template | None, float]:
+        """Each template scored (a small leaf): the best not of another frame, the oldest on a tie."""
+        best: Template | None = None
+        top = -1
+        for t in self.templates:
+            tt = t.toks
+            if framed and _other(tt, framed):
+                continue
+            same = 0
+            for i in consts:
+                if tt[i] == toks[i]:
+                    same += 1
+            if same > top:
+                best, top = t, same
+        return best, max(top, 0) / len(consts)
+
+    def _first(self, framed: list[tuple[int, str]]) -> Template | None:
+        """The oldest template not of another frame (among the first :data:`FRAMES`)."""
+        for t in self.templates[:FRAMES]:
+            if not _other(t.toks, framed):
+                return t
+        return None
+
+
+def _other(tmpl: list[str], framed: list[tuple[int, str]]) -> bool:
+    """Whether the template has another framed field where the line has one (``framed``: its places and tokens).
+
+    ``[<n>]`` (a value in brackets, e.g. an old version before the new one in parentheses)
+    and ``(<n>`` are fields of another kind, as ``<path>`` and ``<str>`` are: the line is
+    another kind of line even when its constant words are like the template's.
+    """
+    for i, b in framed:
+        a = tmpl[i]
+        if a != b and _frame(a) is not None:
+            return True
+    return False
 
 
 def _frame(tok: str) -> str | None:
@@ -124,35 +273,3 @@ def _frame(tok: str) -> str | None:
     if any(c.isalnum() for c in around):  # ``key=<n>``: the key is a word, compared as such by the similarity
         return None
     return tok[:lo] + "<>" + tok[hi + 1 :]
-
-
-def _other_frame(tmpl: list[str], toks: list[str]) -> bool:
-    """Whether a variable field of the line sits in other punctuation than the template's field at that place.
-
-    ``[<n>]`` (a value in brackets, e.g. an old version before the new one in parentheses)
-    and ``(<n>`` are fields of another kind, as ``<path>`` and ``<str>`` are: the line is
-    another kind of line even when its constant words are like the template's.
-    """
-    for a, b in zip(tmpl, toks, strict=True):
-        if a != b and "<" in b:
-            fa = _frame(a)
-            if fa is not None and (fb := _frame(b)) is not None and (fa != fb or a != b):
-                return True
-    return False
-
-
-def _similarity(tmpl: list[str], toks: list[str]) -> float:
-    """Drain's simSeq over the line's constant tokens: the share of them the template has at the same place.
-
-    A variable field (``<n>``, ``<time>``...) says nothing about the kind of line, so it
-    counts neither way: two lines that share only a timestamp and a pid are not alike.
-    """
-    same = 0
-    consts = 0
-    for a, b in zip(tmpl, toks, strict=True):
-        if "<" in b and ">" in b:  # a variable field, bare or inside punctuation (``[<n>]``, ``port=<n>``)
-            continue
-        consts += 1
-        if a == b:
-            same += 1
-    return 1.0 if not consts else same / consts
