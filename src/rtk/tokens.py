@@ -37,12 +37,13 @@ def _table(cls: dict[str, bytes], other: bytes) -> bytes:
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _DIGITS = "0123456789"
 _PUNCT = "".join(chr(c) for c in range(33, 127) if not chr(c).isalnum())
-# Every byte as its class: a letter, d digit, p punctuation, s space/tab/CR, n newline, h non-ASCII or control.
-_CLASSES = _table({_LETTERS: b"a", _DIGITS: b"d", _PUNCT: b"p", " \t\r\f\v": b"s", "\n": b"n"}, b"h")
-_WORDS = _table({_LETTERS: b"a"}, b".")  # ".a" marks where a run of letters starts
-_NUMBERS = _table({_DIGITS: b"d"}, b".")
+# Every byte as its class, one bit each (a byte ANDed with its neighbour is non-zero only inside a
+# run of one class): letter, digit, punctuation, space/tab/CR/FF/VT, newline, non-ASCII or control.
+_LETTER, _DIGIT, _PUNCT_B, _SPACE, _BREAK, _OTHER = b"\x01", b"\x02", b"\x04", b"\x08", b"\x10", b"\x20"
+_CLASSES = _table({_LETTERS: _LETTER, _DIGITS: _DIGIT, _PUNCT: _PUNCT_B, " \t\r\f\v": _SPACE, "\n": _BREAK}, _OTHER)
 # Fill characters: a rule (``-----``, ``*****``), column padding or dot leaders is a few tokens, not one a character.
 _FILLS = _table({" -=*_#~.": b"q"}, b".")
+_CHUNK = 1 << 18  # bytes of class map turned into one integer at a time (bounds the memory of a large text)
 
 # Tokens per unit of each feature (see FEATURES), fitted and scaled up by 12% (see the module docstring).
 # "fills" counts four fill characters in a row (non-overlapping): its weight takes back most of what
@@ -50,19 +51,35 @@ _FILLS = _table({" -=*_#~.": b"q"}, b".")
 WEIGHTS = (0.12, 0.37, 0.57, 0.58, 1.02, 0.23, 0.36, 1.32, -2.11)
 
 
+def _runs(c: bytes) -> tuple[int, int]:
+    """The runs of letters and of digits in the class map ``c``: bytes whose left neighbour is of another class.
+
+    The map as an integer ``x`` (byte i = class of character i): ``x & (x << 8)`` keeps a class bit
+    where the previous character has the same class, so ``x ^`` that keeps it only where a run starts.
+    """
+    words = numbers = 0
+    for i in range(0, len(c), _CHUNK):
+        part = c[i : i + _CHUNK]
+        x = int.from_bytes(part, "little")
+        starts = (x ^ (x & (x << 8))).to_bytes(len(part), "little")
+        words += starts.count(_LETTER)
+        numbers += starts.count(_DIGIT)
+        if i and c[i - 1] == part[0]:  # a run going on across the chunk boundary does not start here
+            words -= part[0] == _LETTER[0]
+            numbers -= part[0] == _DIGIT[0]
+    return words, numbers
+
+
 def features(text: str) -> tuple[int, ...]:
     """The class counts the estimate weighs, in the order of :data:`FEATURES`."""
     data = text.encode("utf-8", "surrogatepass")
     c = data.translate(_CLASSES)
-    digits, punct, spaces, breaks = c.count(b"d"), c.count(b"p"), c.count(b"s"), c.count(b"n")
-    other = 0 if text.isascii() else c.count(b"h")
+    digits, punct, spaces, breaks = c.count(_DIGIT), c.count(_PUNCT_B), c.count(_SPACE), c.count(_BREAK)
+    other = 0 if text.isascii() else c.count(_OTHER)  # (ASCII control characters count as letters)
     letters = len(c) - digits - punct - spaces - breaks - other
-    w = data.translate(_WORDS)  # ".a" marks where a run of letters starts (or "a" at the very start)
-    m = data.translate(_NUMBERS)
-    words = w.count(b".a") + (w[:1] == b"a")
-    numbers = m.count(b".d") + (m[:1] == b"d")
+    words, numbers = _runs(c)
     fills = data.translate(_FILLS).count(b"qqqq")
-    breaks -= c[-1:] == b"n"  # the final line break: printing adds one where it was missing
+    breaks -= c[-1:] == _BREAK  # the final line break: printing adds one where it was missing
     return (letters, digits, punct, spaces, breaks, other, words, numbers, fills)
 
 
