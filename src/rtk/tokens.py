@@ -37,13 +37,18 @@ def _table(cls: dict[str, bytes], other: bytes) -> bytes:
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _DIGITS = "0123456789"
 _PUNCT = "".join(chr(c) for c in range(33, 127) if not chr(c).isalnum())
-# Every byte as its class, one bit each (a byte ANDed with its neighbour is non-zero only inside a
-# run of one class): letter, digit, punctuation, space/tab/CR/FF/VT, newline, non-ASCII or control.
-_LETTER, _DIGIT, _PUNCT_B, _SPACE, _BREAK, _OTHER = b"\x01", b"\x02", b"\x04", b"\x08", b"\x10", b"\x20"
-_CLASSES = _table({_LETTERS: _LETTER, _DIGITS: _DIGIT, _PUNCT: _PUNCT_B, " \t\r\f\v": _SPACE, "\n": _BREAK}, _OTHER)
-# Fill characters: a rule (``-----``, ``*****``), column padding or dot leaders is a few tokens, not one a character.
-_FILLS = _table({" -=*_#~.": b"q"}, b".")
-_CHUNK = 1 << 18  # bytes of class map turned into one integer at a time (bounds the memory of a large text)
+# Two maps, each one ``bytes.translate`` pass. The classes of every byte but letters (letters are
+# deleted: the usual majority, they are what is left of the length), one byte value per class:
+# digit, punctuation, space/tab/CR/FF/VT, newline, non-ASCII byte or ASCII control character.
+_DIGIT, _PUNCT_B, _SPACE, _BREAK, _ODD = b"\x02", b"\x04", b"\x08", b"\x10", b"\x20"
+_CLASSES = _table({_DIGITS: _DIGIT, _PUNCT: _PUNCT_B, " \t\r\f\v": _SPACE, "\n": _BREAK}, _ODD)
+_DELETE = _LETTERS.encode()
+# And every byte in place as letter, digit, fill or anything else, for the runs: letters and digits
+# one bit each (see ``_runs``); fill characters (a rule ``-----``, ``*****``, column padding, dot
+# leaders: a few tokens, not one a character) one byte value, for the runs of four.
+_LETTER, _FILL = b"\x01", b"\x40"
+_RUNS = _table({_LETTERS: _LETTER, _DIGITS: _DIGIT, " -=*_#~.": _FILL}, b"\x00")
+_CHUNK = 1 << 18  # bytes of the runs map turned into one integer at a time (bounds the memory of a large text)
 
 # Tokens per unit of each feature (see FEATURES), fitted and scaled up by 12% (see the module docstring).
 # "fills" counts four fill characters in a row (non-overlapping): its weight takes back most of what
@@ -51,20 +56,21 @@ _CHUNK = 1 << 18  # bytes of class map turned into one integer at a time (bounds
 WEIGHTS = (0.12, 0.37, 0.57, 0.58, 1.02, 0.23, 0.36, 1.32, -2.11)
 
 
-def _runs(c: bytes) -> tuple[int, int]:
-    """The runs of letters and of digits in the class map ``c``: bytes whose left neighbour is of another class.
+def _runs(r: bytes) -> tuple[int, int]:
+    """The runs of letters and of digits in the runs map ``r``: those bytes whose left neighbour is of another kind.
 
-    The map as an integer ``x`` (byte i = class of character i): ``x & (x << 8)`` keeps a class bit
-    where the previous character has the same class, so ``x ^`` that keeps it only where a run starts.
+    The map as an integer ``x`` (byte i = kind of character i): ``x & (x << 8)`` keeps a letter or
+    digit bit where the previous character is of the same kind, so ``x ^`` that keeps it only where
+    a run starts; ``to_bytes`` and two ``bytes.count`` count those.
     """
     words = numbers = 0
-    for i in range(0, len(c), _CHUNK):
-        part = c[i : i + _CHUNK]
+    for i in range(0, len(r), _CHUNK):
+        part = r[i : i + _CHUNK]
         x = int.from_bytes(part, "little")
         starts = (x ^ (x & (x << 8))).to_bytes(len(part), "little")
         words += starts.count(_LETTER)
         numbers += starts.count(_DIGIT)
-        if i and c[i - 1] == part[0]:  # a run going on across the chunk boundary does not start here
+        if i and r[i - 1] == part[0]:  # a run going on across the chunk boundary does not start here
             words -= part[0] == _LETTER[0]
             numbers -= part[0] == _DIGIT[0]
     return words, numbers
@@ -73,13 +79,16 @@ def _runs(c: bytes) -> tuple[int, int]:
 def features(text: str) -> tuple[int, ...]:
     """The class counts the estimate weighs, in the order of :data:`FEATURES`."""
     data = text.encode("utf-8", "surrogatepass")
-    c = data.translate(_CLASSES)
-    digits, punct, spaces, breaks = c.count(_DIGIT), c.count(_PUNCT_B), c.count(_SPACE), c.count(_BREAK)
-    other = 0 if text.isascii() else c.count(_OTHER)  # (ASCII control characters count as letters)
-    letters = len(c) - digits - punct - spaces - breaks - other
-    words, numbers = _runs(c)
-    fills = data.translate(_FILLS).count(b"qqqq")
-    breaks -= c[-1:] == _BREAK  # the final line break: printing adds one where it was missing
+    c = data.translate(_CLASSES, _DELETE)  # every byte but the letters, as its class
+    punct, spaces, breaks = c.count(_PUNCT_B), c.count(_SPACE), c.count(_BREAK)
+    odd = c.count(_ODD) if _ODD in c else 0  # (``in``: one memchr, where a count reads every byte)
+    digits = len(c) - punct - spaces - breaks - odd
+    other = 0 if text.isascii() else odd  # (so ASCII control characters count as letters)
+    letters = len(data) - digits - punct - spaces - breaks - other
+    r = data.translate(_RUNS)
+    words, numbers = _runs(r)
+    fills = r.count(_FILL * 4)
+    breaks -= data[-1:] == b"\n"  # the final line break: printing adds one where it was missing
     return (letters, digits, punct, spaces, breaks, other, words, numbers, fills)
 
 
