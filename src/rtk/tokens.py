@@ -7,9 +7,10 @@ but one per 1-3 digits, most punctuation and each line break, so ``ceil(chars/4)
 undercounts those shapes (an output that adds numbers could look smaller while it
 cost more). The shaped estimate is a weighted count of character classes (letters,
 digits, punctuation, spaces, line breaks, non-ASCII bytes) and of the runs of letters
-and digits and of runs of fill characters (rules, column padding), computed with a few
-``bytes.translate``/``bytes.count`` passes (stdlib only, no ``re``; well under 1 ms per
-100 KB, see bench/tokens_calibration.md). Its weights come from
+and digits and of runs of fill characters (rules, column padding), computed in C with
+two ``bytes.translate`` passes over the text, a few ``bytes.count`` over the maps and, for
+the runs, a map as one integer ANDed with itself shifted by a character (stdlib only, no ``re``; about 0.6 ms per
+100 KB on a loaded 2-core machine, see bench/tokens_calibration.md). Its weights come from
 ``scripts/calibrate_tokens.py --fit`` (least squares of the relative error against the
 larger of the o200k and cl100k counts, over 20-line chunks of every fixture and over
 each fixture's raw output and filtered candidate) scaled up by 12%, so it leans to
@@ -48,6 +49,7 @@ _DELETE = _LETTERS.encode()
 # leaders: a few tokens, not one a character) one byte value, for the runs of four.
 _LETTER, _FILL = b"\x01", b"\x40"
 _RUNS = _table({_LETTERS: _LETTER, _DIGITS: _DIGIT, " -=*_#~.": _FILL}, b"\x00")
+_FILLS4 = _FILL * 4  # a run of four fill characters (counted non-overlapping)
 _NOT_RUN = b"\x00" + _FILL  # what is left of the starts of runs once these are deleted: letter and digit ones
 _CHUNK = 1 << 18  # bytes of the runs map turned into one integer at a time (bounds the memory of a large text)
 
@@ -88,7 +90,7 @@ def features(text: str) -> tuple[int, ...]:
     letters = len(data) - digits - punct - spaces - breaks - other
     r = data.translate(_RUNS)
     words, numbers = _runs(r)
-    fills = r.count(_FILL * 4)
+    fills = r.count(_FILLS4)
     breaks -= data[-1:] == b"\n"  # the final line break: printing adds one where it was missing
     return (letters, digits, punct, spaces, breaks, other, words, numbers, fills)
 
