@@ -46,8 +46,9 @@ _CLASSES = _table({_DIGITS: _DIGIT, _PUNCT: _PUNCT_B, " \t\r\f\v": _SPACE, "\n":
 _DELETE = _LETTERS.encode()
 # And every byte in place as letter, digit, fill or anything else, for the runs: letters and digits
 # one bit each (see ``_runs``); fill characters (a rule ``-----``, ``*****``, column padding, dot
-# leaders: a few tokens, not one a character) one byte value, for the runs of four.
-_LETTER, _FILL = b"\x01", b"\x40"
+# leaders: a few tokens, not one a character) one byte value, for the runs of four (0x20: its low six
+# bits differ from the other bytes', so ``bytes.count`` skips ahead more often).
+_LETTER, _FILL = b"\x01", b"\x20"
 _RUNS = _table({_LETTERS: _LETTER, _DIGITS: _DIGIT, " -=*_#~.": _FILL}, b"\x00")
 _FILLS4 = _FILL * 4  # a run of four fill characters (counted non-overlapping)
 _NOT_RUN = b"\x00" + _FILL  # what is left of the starts of runs once these are deleted: letter and digit ones
