@@ -45,7 +45,6 @@ def split(runs: int) -> dict[str, dict[str, Any]]:
     fg = _fact_guard_bench()
     sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests")]
     from fixturelib import FIXTURES, load  # type: ignore[import-not-found,unused-ignore]
-
     from rtk import factguard, pipeline, tee
     from rtk.text import clean, decode
 
@@ -71,7 +70,15 @@ def split(runs: int) -> dict[str, dict[str, Any]]:
 
             shown = guard() + tee_step()
 
-            def whole(raw: bytes = raw, raw_text: str = raw_text, code: int = code, cut: int = cut) -> int:
+            def whole(
+                raw: bytes = raw,
+                raw_text: str = raw_text,
+                code: int = code,
+                text: str = text,
+                cut: int = cut,
+                argv: list[str] = argv,
+                moved: Any = moved,
+            ) -> int:
                 res = pipeline.finish(argv, raw, raw_text, code, text, cut, tee.write, None, moved)
                 return res.raw_tokens + res.out_tokens
 
