@@ -65,7 +65,9 @@ class Outcome:
 
     def _counts(self) -> tuple[int, int]:
         if self._tokens is None:
-            self._tokens = (tokens.estimate_shaped(self.raw_text), tokens.estimate_shaped(self.text))
+            raw = tokens.estimate_shaped(self.raw_text)
+            shown = raw if _same_text(self.text, self.raw_text) else tokens.estimate_shaped(self.text)
+            self._tokens = (raw, shown)
         return self._tokens
 
     @property
@@ -77,6 +79,13 @@ class Outcome:
     def out_tokens(self) -> int:
         """Estimated tokens of what is printed (``tokens.estimate_shaped``)."""
         return self._counts()[1]
+
+
+def _same_text(text: str, raw_text: str) -> bool:
+    """Is ``text`` ``raw_text`` printed as is (``ensure_newline``)? Then its estimate is the same (a final line break is free)."""
+    if len(text) == len(raw_text):
+        return text == raw_text
+    return len(text) == len(raw_text) + 1 and text[-1] == "\n" and raw_text[-1:] != "\n" and text.startswith(raw_text)
 
 
 # Never worse, with a margin: a filtered output is printed only when its estimate is below the
@@ -145,6 +154,7 @@ def bounded_raw(
     ok, raw_tok, out_tok = smaller(shown, raw_text)
     if not ok:  # a few short lines cut: the marks cost more
         res = Outcome(ensure_newline(raw_text), raw_text, mode, 0, tee_path, error)
+        res._tokens = (raw_tok, raw_tok)  # a final line break is free: the raw output printed counts as the raw
     else:
         res = Outcome(shown, raw_text, mode, omitted, tee_path, error)
         res._tokens = (raw_tok, out_tok)
@@ -232,6 +242,7 @@ def finish(
     ok, base_tok, out_tok = smaller(text, base)
     if not ok:
         res = Outcome(ensure_newline(base), base, "raw-guard", 0, tee_path)
+        res._tokens = (base_tok, base_tok)  # already counted (a final line break is free)
     else:
         res = Outcome(text, base, "filtered", cut, tee_path)
         res._tokens = (base_tok, out_tok)

@@ -7,9 +7,10 @@ but one per 1-3 digits, most punctuation and each line break, so ``ceil(chars/4)
 undercounts those shapes (an output that adds numbers could look smaller while it
 cost more). The shaped estimate is a weighted count of character classes (letters,
 digits, punctuation, spaces, line breaks, non-ASCII bytes) and of the runs of letters
-and digits and of runs of fill characters (rules, column padding), computed with a few
-``bytes.translate``/``bytes.count`` passes (stdlib only, no ``re``; well under 1 ms per
-100 KB, see bench/tokens_calibration.md). Its weights come from
+and digits and of runs of fill characters (rules, column padding), computed in C with
+two ``bytes.translate`` passes over the text, a few ``bytes.count`` over the maps and, for
+the runs, a map as one integer ANDed with itself shifted by a character (stdlib only, no ``re``; about 0.6 ms per
+100 KB on a loaded 2-core machine, see bench/tokens_calibration.md). Its weights come from
 ``scripts/calibrate_tokens.py --fit`` (least squares of the relative error against the
 larger of the o200k and cl100k counts, over 20-line chunks of every fixture and over
 each fixture's raw output and filtered candidate) scaled up by 12%, so it leans to
@@ -37,12 +38,21 @@ def _table(cls: dict[str, bytes], other: bytes) -> bytes:
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _DIGITS = "0123456789"
 _PUNCT = "".join(chr(c) for c in range(33, 127) if not chr(c).isalnum())
-# Every byte as its class: a letter, d digit, p punctuation, s space/tab/CR, n newline, h non-ASCII or control.
-_CLASSES = _table({_LETTERS: b"a", _DIGITS: b"d", _PUNCT: b"p", " \t\r\f\v": b"s", "\n": b"n"}, b"h")
-_WORDS = _table({_LETTERS: b"a"}, b".")  # ".a" marks where a run of letters starts
-_NUMBERS = _table({_DIGITS: b"d"}, b".")
-# Fill characters: a rule (``-----``, ``*****``), column padding or dot leaders is a few tokens, not one a character.
-_FILLS = _table({" -=*_#~.": b"q"}, b".")
+# Two maps, each one ``bytes.translate`` pass. The classes of every byte but letters (letters are
+# deleted: the usual majority, they are what is left of the length), one byte value per class:
+# digit, punctuation, space/tab/CR/FF/VT, newline, non-ASCII byte or ASCII control character.
+_DIGIT, _PUNCT_B, _SPACE, _BREAK, _ODD = b"\x02", b"\x04", b"\x08", b"\x10", b"\x20"
+_CLASSES = _table({_DIGITS: _DIGIT, _PUNCT: _PUNCT_B, " \t\r\f\v": _SPACE, "\n": _BREAK}, _ODD)
+_DELETE = _LETTERS.encode()
+# And every byte in place as letter, digit, fill or anything else, for the runs: letters and digits
+# one bit each (see ``_runs``); fill characters (a rule ``-----``, ``*****``, column padding, dot
+# leaders: a few tokens, not one a character) one byte value, for the runs of four (0x20: its low six
+# bits differ from the other bytes', so ``bytes.count`` skips ahead more often).
+_LETTER, _FILL = b"\x01", b"\x20"
+_RUNS = _table({_LETTERS: _LETTER, _DIGITS: _DIGIT, " -=*_#~.": _FILL}, b"\x00")
+_FILLS4 = _FILL * 4  # a run of four fill characters (counted non-overlapping)
+_NOT_RUN = b"\x00" + _FILL  # what is left of the starts of runs once these are deleted: letter and digit ones
+_CHUNK = 1 << 18  # bytes of the runs map turned into one integer at a time (bounds the memory of a large text)
 
 # Tokens per unit of each feature (see FEATURES), fitted and scaled up by 12% (see the module docstring).
 # "fills" counts four fill characters in a row (non-overlapping): its weight takes back most of what
@@ -50,19 +60,39 @@ _FILLS = _table({" -=*_#~.": b"q"}, b".")
 WEIGHTS = (0.12, 0.37, 0.57, 0.58, 1.02, 0.23, 0.36, 1.32, -2.11)
 
 
+def _runs(r: bytes) -> tuple[int, int]:
+    """The runs of letters and of digits in the runs map ``r``: those bytes whose left neighbour is of another kind.
+
+    The map as an integer ``x`` (byte i = kind of character i): ``x & (x << 8)`` keeps a letter or
+    digit bit where the previous character is of the same kind, so ``x ^`` that keeps it only where
+    a run starts; ``to_bytes``, one ``bytes.translate`` deleting the rest and a count count those.
+    """
+    words = runs = 0  # letter runs, and letter and digit runs
+    for i in range(0, len(r), _CHUNK):
+        part = r[i : i + _CHUNK]
+        x = int.from_bytes(part, "little")
+        starts = (x ^ (x & (x << 8))).to_bytes(len(part), "little").translate(None, _NOT_RUN)
+        words += starts.count(_LETTER)  # (a count of the few run starts, not of every byte)
+        runs += len(starts)
+        if i and r[i - 1] == part[0] and part[0] in _LETTER + _DIGIT:  # a run going on across the boundary
+            words -= part[0] == _LETTER[0]
+            runs -= 1
+    return words, runs - words
+
+
 def features(text: str) -> tuple[int, ...]:
     """The class counts the estimate weighs, in the order of :data:`FEATURES`."""
     data = text.encode("utf-8", "surrogatepass")
-    c = data.translate(_CLASSES)
-    digits, punct, spaces, breaks = c.count(b"d"), c.count(b"p"), c.count(b"s"), c.count(b"n")
-    other = 0 if text.isascii() else c.count(b"h")
-    letters = len(c) - digits - punct - spaces - breaks - other
-    w = data.translate(_WORDS)  # ".a" marks where a run of letters starts (or "a" at the very start)
-    m = data.translate(_NUMBERS)
-    words = w.count(b".a") + (w[:1] == b"a")
-    numbers = m.count(b".d") + (m[:1] == b"d")
-    fills = data.translate(_FILLS).count(b"qqqq")
-    breaks -= c[-1:] == b"n"  # the final line break: printing adds one where it was missing
+    c = data.translate(_CLASSES, _DELETE)  # every byte but the letters, as its class
+    punct, spaces, breaks = c.count(_PUNCT_B), c.count(_SPACE), c.count(_BREAK)
+    odd = c.count(_ODD) if _ODD in c else 0  # (``in``: one memchr, where a count reads every byte)
+    digits = len(c) - punct - spaces - breaks - odd
+    other = 0 if text.isascii() else odd  # (so ASCII control characters count as letters)
+    letters = len(data) - digits - punct - spaces - breaks - other
+    r = data.translate(_RUNS)
+    words, numbers = _runs(r)
+    fills = r.count(_FILLS4)
+    breaks -= data[-1:] == b"\n"  # the final line break: printing adds one where it was missing
     return (letters, digits, punct, spaces, breaks, other, words, numbers, fills)
 
 
