@@ -61,13 +61,19 @@ def pairwise_f1(a: list[int], b: list[int]) -> float:
 # main archive (``Debian:12.15/oldstable``) and from the security archive (``Debian-Security:12/...``).
 # valgrind-memcheck: drain3 makes one template of the stack frames of every function (``by <hex>: main (...)``
 # with ``by <hex>: load (...)``); strace-f: drain3 gives lines with the same masked tokens two templates (below).
-DIVERGE = {"apt-get-install-s", "valgrind-memcheck", "strace-f"}
+# gzip-configure (a capture of session "foldgoals2", kept as it came out): the other way round, drain3 rightly
+# makes one template ``CC <*>`` of automake's quiet ``  CC       name.o`` lines (and ``GEN <*>``) where ours
+# makes one per file (a line of two tokens has both in our prefix tree), so the fold shows all 64 of them
+# (test below). The fix belongs in fold/miner.py; when it comes, this entry and that test go.
+DIVERGE = {"apt-get-install-s", "valgrind-memcheck", "strace-f", "gzip-configure"}
 # Logs where one of our templates spans two of drain3's because drain3 splits one kind of line (the same
 # masked tokens) after a template of its own was generalised: shown by a test below.
 # hello-configure (a new capture of session "foldgoals", kept as it came out): the same, in 3 of our templates;
 # e.g. drain3 puts ``checking whether fpurge is declared without a macro... no`` (2 lines) apart from the 131
 # ``... yes`` of that kind, in one template with ``checking whether // is distinct from /... (cached) no``.
-SPLIT = {"strace-f", "hello-configure"}
+# gzip-configure (session "foldgoals2"): the same, in 3 of our templates (``checking whether stat file-mode
+# macros are broken... no`` apart from ``checking whether // is distinct from /... no``).
+SPLIT = {"strace-f", "hello-configure", "gzip-configure"}
 
 
 def test_the_miners_agree_on_the_great_majority_of_lines() -> None:
@@ -151,3 +157,14 @@ def test_where_they_differ_drain3_splits_lines_with_the_same_masked_tokens() -> 
     assert [mask(t) for t in tokens(lines[same[0]])] == [mask(t) for t in tokens(lines[same[1]])]
     assert b[same[0]] != b[same[1]]
     assert a[same[0]] == a[same[1]]
+
+
+def test_where_they_differ_ours_keeps_apart_the_object_files_of_a_quiet_make() -> None:
+    # gzip's ``make`` under automake's silent rules: ``  CC       name.o``, two tokens. drain3: one template
+    # ``CC <*>``; ours: one template per file, both tokens being in its prefix tree (drain3 is right here).
+    a, b, lines = both(next(p for p in LOGS if p.stem == "gzip-configure"))
+    cc = [i for i, ln in enumerate(lines) if ln.startswith("  CC       ")]
+    assert len(cc) == 64
+    assert len({b[i] for i in cc}) == 1
+    assert len({lines[i] for i in cc}) == 64
+    assert len({a[i] for i in cc}) == 63  # one per file, but the two ``glthread/...`` (a path: masked alike)

@@ -8,9 +8,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtk.fold.group import Group
 
-LARGE = (
-    100  # in a group of this many lines where one value fills 90% of a field of 6+ values, one seen FEW times is rare
-)
+# In a group of at least this many lines, a field whose values the fold line does not list: where one value
+# fills 90% of it, every other value seen at most FEW times is rare; where one fills 3/4 and every other value
+# is seen at most FEW times, every other value is (session "foldgoals" had 100 lines and 90% only).
+LARGE = 20
 
 
 def _counts(g: Group, i: int, bound: int) -> dict[str, int] | None:
@@ -30,13 +31,18 @@ def _counts(g: Group, i: int, bound: int) -> dict[str, int] | None:
     return out
 
 
-def _rare(g: Group, vals: dict[str, int]) -> list[str]:
-    """The rare values of a field with these counts (see :func:`once`)."""
-    if len(vals) < 2 or max(vals.values()) < ONCE_MIN // 2:
+def _rare(g: Group, vals: dict[str, int], listed: bool) -> list[str]:
+    """The rare values of a field with these counts (see :func:`once`); ``listed``: the fold line lists them."""
+    top = max(vals.values())
+    if len(vals) < 2 or top < ONCE_MIN // 2:
         return []
-    if len(vals) > VALUES and g.count >= LARGE and max(vals.values()) * 10 >= g.count * 9:
-        # One value nearly always and too many values for the fold line to list: the others stand out.
+    if not listed and g.count >= LARGE and top * 10 >= g.count * 9:
+        # One value nearly always and the others' counts not shown by the fold line: they stand out.
         return [v for v, n in vals.items() if n <= FEW]  # (together at most a tenth of the group)
+    if not listed and g.count >= LARGE and top * 4 >= sum(vals.values()) * 3:
+        others = [v for v, n in vals.items() if n != top]
+        if len(others) == len(vals) - 1 and all(vals[v] <= FEW for v in others):
+            return others  # one usual value and only a few of each other: every other is an exception
     rare = [v for v, n in vals.items() if n <= TWICE]
     if len(rare) > ONCE_MAX:  # too many seen twice: those seen once, as when only they counted
         rare = [v for v in rare if vals[v] == 1]
@@ -48,10 +54,12 @@ def once(g: Group) -> list[tuple[int, str]]:
 
     A group of at least :data:`ONCE_MIN` lines whose field has few values (:data:`VALUES`, or
     :data:`WORDS` for a field of words or the first word of a quoted field, ``"HEAD /a HTTP/1.1"``)
-    and one seen at least :data:`ONCE_MIN` // 2 times: in a group of at least :data:`LARGE` lines where
-    one value fills 90% of a field with more values than the fold line lists (:data:`VALUES`: its counts
-    are not shown), every other value seen at most :data:`FEW` times is rare; else at most
-    :data:`ONCE_MAX` values seen at most :data:`TWICE` times (or those seen once) are. Such a value is an
+    and one seen at least :data:`ONCE_MIN` // 2 times: in a group of at least :data:`LARGE` lines, in a
+    field whose counts the fold line does not show (more values than it lists, :data:`VALUES`, or a first
+    word, whose whole field has more), every other value seen at most :data:`FEW` times is rare where one
+    value fills 90% of the field, and every other value is where one fills 3/4 and each other is seen at
+    most :data:`FEW` times; else at most :data:`ONCE_MAX` values seen at most :data:`TWICE` times (or
+    those seen once) are. Such a value is an
     anomaly (a will message among sensor readings, ``exit_group(2`` among ``close(3``, configure's
     ``... no`` among ``... yes``, a ``HEAD`` request among ``GET``), not shown by a count in the fold
     line; its lines are shown. Only fields of words and names (:data:`_NAMES`) and numbers whose
@@ -74,7 +82,8 @@ def once(g: Group) -> list[tuple[int, str]]:
     for i, vals in fields:
         if vals is None:
             continue
-        for v in _rare(g, vals):
+        whole = g.field(-1 - i) if i < 0 else vals  # a first word: listed when its whole field is
+        for v in _rare(g, vals, whole is not None and len(whole) <= VALUES):
             hits = [g.firsts.get((i, v)), *(g.firsts.get((i, v, k)) for k in range(2, min(vals[v], FEW) + 1))]
             if hits[0] is None and g.sigs is not None:  # a constant token where lines differ: by kind of line
                 hits = [g.firsts.get(k) for s, n in g.sigs.items() if s[i] == v for k in sig_keys(s, n)]
