@@ -38,7 +38,7 @@ def test_one_endless_line_over_the_buffer_limit_passes_through_whole_and_quickly
 
 
 def test_a_piece_of_a_line_is_never_cut_inside_a_utf8_character() -> None:
-    from rtk.run import _utf8_end
+    from rtk.text import utf8_end as _utf8_end
 
     assert _utf8_end(b"ab") == 2
     assert _utf8_end("aé".encode()) == 3

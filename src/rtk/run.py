@@ -12,7 +12,7 @@ import sys
 import time
 
 from rtk import config, filters, options, pipeline, runner, tee, tokens
-from rtk.text import clean, clean_line, join
+from rtk.text import clean, clean_line, join, utf8_end
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -196,18 +196,6 @@ def _run_buffered(
 LINE_PIECE = 1 << 20  # bytes of one unfinished line passed through at a time
 
 
-def _utf8_end(data: bytes) -> int:
-    """Where ``data`` can be cut without splitting a UTF-8 character: before an unfinished one at its end."""
-    i = len(data)
-    while i > len(data) - 4 and i > 0 and data[i - 1] & 0xC0 == 0x80:  # continuation bytes
-        i -= 1
-    if i > 0 and data[i - 1] >= 0xC0:  # a lead byte: its character may go on in the next read
-        want = 2 if data[i - 1] < 0xE0 else 3 if data[i - 1] < 0xF0 else 4
-        if len(data) - (i - 1) < want:
-            return i - 1
-    return len(data)
-
-
 def _for_guard(filt: LineFilter, lines: list[str]) -> list[str]:
     """The lines of a block the stream fact guard reads: all, or those the filter did not vouch for."""
     reported = filt.unvouched
@@ -296,45 +284,33 @@ def _run_stream(
     ahead = memoryview(first)  # output read before the loop: its reads, in order, before any wait
     inline = False  # a line too long to hold is being printed as it comes (its start was printed)
 
-    def piece(text: str) -> None:
-        """Part of a line printed as it is (its start or the part before its newline)."""
+    def piece(text: str, end: str = "") -> None:
+        """Part of a long line printed as it is; ``end`` "\n" for its last part: the filter counts the line."""
         nonlocal raw_chars
-        raw_chars += len(text)
-        raw_tally.add(text)
-        out.write(text)
+        raw_chars += len(text) + len(end)
+        raw_tally.add(text + end)
+        out.write(text + end)
+        if end and filt is not None and (went := getattr(filt, "passed", None)) is not None:
+            try:
+                went(1)  # line numbers stay those of the recovery file
+            except Exception as e:
+                fail(e)
 
     def flush() -> None:
-        """Before a long line passes: go live and print what the filter holds (its folds so far)."""
+        """Before a long line: go live and print what the filter holds (its folds so far)."""
         nonlocal live, fresh
         if not live:
             live = True
             out.write("".join(held))
             held.clear()
-        idle = getattr(filt, "idle", None)
-        if filt is None or idle is None:
-            return
-        fresh = False
-        try:
-            r = idle()
-        except Exception as e:
-            fail(e)
-            return
-        if r is not None:
-            out.write(r + "\n")
-        guard.feed(_for_guard(filt, []), [r + "\n"] if r is not None else [])
-
-    def passed() -> None:
-        """The long line ended: the filter counts it (line numbers stay those of the recovery file)."""
-        nonlocal raw_chars
-        raw_chars += 1
-        raw_tally.add("\n")
-        out.write("\n")
-        went = getattr(filt, "passed", None)
-        if filt is not None and went is not None:
+        if filt is not None and (idle := getattr(filt, "idle", None)) is not None:
+            fresh = False
             try:
-                went(1)
+                r = idle()
             except Exception as e:
-                fail(e)
+                return fail(e)
+            out.write("" if r is None else r + "\n")
+            guard.feed(_for_guard(filt, []), [] if r is None else [r + "\n"])
 
     def _lines(data: bytes) -> None:
         """Whole lines of output, through the filter."""
@@ -434,9 +410,8 @@ def _run_stream(
         if inline:
             nl = pending.find(b"\n", start)
             if nl >= 0:  # the long line ends here
-                piece(clean_line(decode(pending[:nl])))
+                piece(clean_line(decode(pending[:nl])), "\n")
                 pending, start, inline = pending[nl + 1 :], 0, False
-                passed()
         cut = 0 if inline else pending.rfind(b"\n", start) + 1
         if cut:
             data, pending = pending[:cut], pending[cut:]  # pending first: ``fail`` prints what was read but it
@@ -446,16 +421,15 @@ def _run_stream(
                 flush()
                 inline = True
             while len(pending) >= LINE_PIECE:
-                end = _utf8_end(pending)
+                end = utf8_end(pending)
                 piece(clean_line(decode(pending[:end])))
                 pending = pending[end:]
         if out.broken:
             child.close_output()
             break
     if inline and not out.broken:  # the output ended inside the long line
-        piece(clean_line(decode(pending)))
+        piece(clean_line(decode(pending)), "\n")
         pending = b""
-        passed()
     if pending and not out.broken:
         tail = clean_line(decode(pending))
         raw_chars += len(tail) + 1
