@@ -146,3 +146,18 @@ def test_a_long_line_in_the_live_fold_keeps_the_line_ranges_exact(tmp_path: Path
     rid = hint.removeprefix("[rtk] full output: rtk recall ")
     r = subprocess.run(rtk_argv("recall", rid, "--lines", "400-402"), capture_output=True)
     assert r.returncode == 0 and r.stdout.split(b"\n")[1] == LONG
+
+
+def test_a_progress_bar_redrawn_for_9_mb_on_one_line_shows_its_last_state(tmp_path: Path) -> None:
+    # 200,000 redraws joined by CR, no newline until the end: cut into 1 MiB lines, each piece's last state
+    # came out as a line of its own; glued, a line of eight states. A terminal shows the last one.
+    gen = tmp_path / "bar.py"
+    gen.write_text(
+        "import sys\n"
+        "for i in range(200000):\n"
+        "    sys.stdout.write(f\"\\rdownloading {i * 100 // 200000:3d}% [{'#' * (i * 20 // 200000):20s}]\")\n"
+        "sys.stdout.write('\\ndone\\n')\n"
+    )
+    p = subprocess.run(rtk_argv("run", "python3", str(gen)), capture_output=True, timeout=120, cwd=tmp_path)
+    assert p.returncode == 0
+    assert p.stdout.decode() == "downloading  99% [################### ]\ndone\n"

@@ -416,6 +416,8 @@ def _run_stream(
         if cut:
             data, pending = pending[:cut], pending[cut:]  # pending first: ``fail`` prints what was read but it
             _lines(data)
+        if len(pending) >= LINE_PIECE and (cr := pending.rfind(b"\r")) > 0:
+            pending = pending[cr:]  # redraws (a progress bar): a terminal shows what follows the last CR
         if len(pending) >= LINE_PIECE and not out.broken:  # a line too long to hold: printed in pieces, as it is
             if not inline:
                 flush()
