@@ -63,7 +63,7 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "buffer_max_bytes": (
             6291456,
             "output a whole-output filter may hold in memory (bytes); past it, or past buffer_max_lines,"
-            " the output is passed through raw as it comes (memory stays bounded)",
+            " the output is folded as it streams (the live fold of rtk run; memory stays bounded)",
         ),
         "buffer_max_lines": (150000, "lines a whole-output filter may hold (0: no line limit)"),
         # every test runner (pytest, cargo test, nextest, go test, ctest, vitest, jest, rspec, minitest, rtk test...)

@@ -12,7 +12,7 @@ import sys
 import time
 
 from rtk import config, filters, options, pipeline, runner, tee, tokens
-from rtk.text import clean, clean_line, join
+from rtk.text import clean, clean_line, join, utf8_end
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -165,14 +165,14 @@ def _run_buffered(
     max_lines = int(config.get("limits.buffer_max_lines"))
     raw, over = runner.read_all(child, limit, max_lines)
     if over:
-        # Too large to hold: show what we have and the rest raw, as it comes.
-        _say(1, f"rtk: {spec.name}: output over {limit} bytes or {max_lines} lines; passing it through raw")
-        out.tally = tally = tokens.Tally()
-        _passthrough(child, raw, out)
-        code = child.wait()
-        shown = tally.total()  # printed as it came: raw and output are the same
-        _track(argv, spec.name, shown, shown, started, code if track_code is None else track_code)
-        return code
+        # Too large to hold: what was read and the rest go through the live fold as they come (bounded memory,
+        # line ranges named, the stream fact guard, the recovery file), as ``rtk run`` prints unknown output.
+        from rtk.filterapi import Spec
+        from rtk.fold import live as foldstream
+
+        _say(1, f"rtk: {spec.name}: output over {limit} bytes or {max_lines} lines; folding it as it streams")
+        fold = Spec(spec.name, stream=foldstream.factory())
+        return _run_stream(fold, argv, child, started, track_code, first=raw)
     code = child.wait()
     res = pipeline.apply(spec.name, spec.filter, argv, raw, code)
     if res.data is not None:
@@ -196,54 +196,6 @@ def _run_buffered(
 LINE_PIECE = 1 << 20  # bytes of one unfinished line passed through at a time
 
 
-def _utf8_end(data: bytes) -> int:
-    """Where ``data`` can be cut without splitting a UTF-8 character: before an unfinished one at its end."""
-    i = len(data)
-    while i > len(data) - 4 and i > 0 and data[i - 1] & 0xC0 == 0x80:  # continuation bytes
-        i -= 1
-    if i > 0 and data[i - 1] >= 0xC0:  # a lead byte: its character may go on in the next read
-        want = 2 if data[i - 1] < 0xE0 else 3 if data[i - 1] < 0xF0 else 4
-        if len(data) - (i - 1) < want:
-            return i - 1
-    return len(data)
-
-
-def _passthrough(child: runner.Child, first: bytes, out: Out) -> int:
-    """Copy the rest of the child's output to ours, cleaned line by line; return chars."""
-    from rtk.text import decode
-
-    chars = 0
-    pending = first
-    while True:
-        cut = pending.rfind(b"\n") + 1
-        if not cut and len(pending) >= LINE_PIECE:  # one endless line: printed in pieces, memory bounded
-            cut = _utf8_end(pending)
-            text = clean_line(decode(pending[:cut]))
-            chars += len(text)
-            out.write(text)
-            pending = pending[cut:]
-            cut = 0
-            if out.broken:
-                child.close_output()
-                return chars
-        if cut:
-            text = "\n".join(clean_line(ln) for ln in decode(pending[:cut]).split("\n"))
-            chars += len(text)
-            out.write(text)
-            pending = pending[cut:]
-            if out.broken:
-                child.close_output()
-                return chars
-        b = os.read(child.fd, 65536) if child.fd >= 0 else b""
-        if not b:
-            if pending:
-                text = clean_line(decode(pending)) + "\n"
-                chars += len(text)
-                out.write(text)
-            return chars
-        pending += b
-
-
 def _for_guard(filt: LineFilter, lines: list[str]) -> list[str]:
     """The lines of a block the stream fact guard reads: all, or those the filter did not vouch for."""
     reported = filt.unvouched
@@ -253,8 +205,20 @@ def _for_guard(filt: LineFilter, lines: list[str]) -> list[str]:
     return reported
 
 
-def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float, track_code: int | None = None) -> int:
-    """Feed the output to a LineFilter as it arrives (``track_code`` as in ``_run_buffered``)."""
+def _run_stream(
+    spec: Spec,
+    argv: list[str],
+    child: runner.Child,
+    started: float,
+    track_code: int | None = None,
+    first: bytes = b"",
+) -> int:
+    """Feed the output to a LineFilter as it arrives (``track_code`` as in ``_run_buffered``).
+
+    ``first``: output already read (by ``_run_buffered``), taken as the first reads, with no wait.
+    A line longer than ``LINE_PIECE`` is printed as it comes, in pieces, exactly (no newline added): the
+    filter prints what it holds first and is told the line went by (``passed``), never fed it.
+    """
     import select
 
     from rtk.factguard import StreamGuard
@@ -317,8 +281,77 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
     idle_after: float | None = getattr(filt, "idle_after", None)
     due = getattr(filt, "due", None)
     fresh = False  # lines came since the last quiet spell
-    while True:
+    ahead = memoryview(first)  # output read before the loop: its reads, in order, before any wait
+    inline = False  # a line too long to hold is being printed as it comes (its start was printed)
+
+    def piece(text: str, end: str = "") -> None:
+        """Part of a long line printed as it is; ``end`` "\n" for its last part: the filter counts the line."""
+        nonlocal raw_chars
+        raw_chars += len(text) + len(end)
+        raw_tally.add(text + end)
+        out.write(text + end)
+        if end and filt is not None and (went := getattr(filt, "passed", None)) is not None:
+            try:
+                went(1)  # line numbers stay those of the recovery file
+            except Exception as e:
+                fail(e)
+
+    def flush() -> None:
+        """Before a long line: go live and print what the filter holds (its folds so far)."""
+        nonlocal live, fresh
         if not live:
+            live = True
+            out.write("".join(held))
+            held.clear()
+        if filt is not None and (idle := getattr(filt, "idle", None)) is not None:
+            fresh = False
+            try:
+                r = idle()
+            except Exception as e:
+                return fail(e)
+            out.write("" if r is None else r + "\n")
+            guard.feed(_for_guard(filt, []), [] if r is None else [r + "\n"])
+
+    def _lines(data: bytes) -> None:
+        """Whole lines of output, through the filter."""
+        nonlocal raw_chars, fresh
+        block = decode(data)
+        lines = block.split("\n")
+        if "\r" in block or "\x1b" in block:  # else clean_line gives each line back as it is
+            lines = [clean_line(ln) for ln in lines]
+        if block.endswith("\n"):
+            lines.pop()
+        raw_chars += sum(map(len, lines)) + len(lines)
+        fresh = True
+        raw_tally.add_lines(lines)
+        if filt is None:
+            emit("".join(ln + "\n" for ln in lines))
+        else:
+            parts = []
+            try:
+                feed_block = getattr(filt, "feed_block", None)  # a filter's fast path for many lines
+                if feed_block is not None:
+                    r = feed_block(lines)
+                    if r is not None:
+                        parts.append(r + "\n")
+                else:
+                    for ln in lines:
+                        r = filt.feed(ln)
+                        if r is not None:
+                            parts.append(r + "\n")
+            except Exception as e:
+                fail(e)
+                parts = []
+            if parts:
+                emit("".join(parts))
+            if filt is not None:
+                guard.feed(_for_guard(filt, lines), parts)
+
+    while True:
+        b = b""
+        if ahead:
+            b, ahead = bytes(ahead[:65536]), ahead[65536:]
+        elif not live:
             wait = deadline - time.monotonic()
             if wait <= 0 or raw_chars > HOLD_CHARS:
                 live = True
@@ -367,50 +400,38 @@ def _run_stream(spec: Spec, argv: list[str], child: runner.Child, started: float
                 if filt is not None:  # what it printed, and the lines it left out meanwhile (a reporting filter)
                     guard.feed(_for_guard(filt, []), [r + "\n"] if r is not None else [])
                 continue
-        b = os.read(fd, 65536)
         if not b:
-            break
+            b = os.read(fd, 65536)
+            if not b:
+                break
         spool.add(b)
+        start = len(pending)  # what was pending holds no newline: only the new bytes are searched
         pending += b
-        cut = pending.rfind(b"\n") + 1
-        if not cut:
-            if len(pending) < 1 << 20:
-                continue
-            cut = len(pending)  # a 1 MiB line: process it anyway
-        block, pending = decode(pending[:cut]), pending[cut:]
-        lines = block.split("\n")
-        if "\r" in block or "\x1b" in block:  # else clean_line gives each line back as it is
-            lines = [clean_line(ln) for ln in lines]
-        if block.endswith("\n"):
-            lines.pop()
-        raw_chars += sum(map(len, lines)) + len(lines)
-        fresh = True
-        raw_tally.add_lines(lines)
-        if filt is None:
-            emit("".join(ln + "\n" for ln in lines))
-        else:
-            parts = []
-            try:
-                feed_block = getattr(filt, "feed_block", None)  # a filter's fast path for many lines
-                if feed_block is not None:
-                    r = feed_block(lines)
-                    if r is not None:
-                        parts.append(r + "\n")
-                else:
-                    for ln in lines:
-                        r = filt.feed(ln)
-                        if r is not None:
-                            parts.append(r + "\n")
-            except Exception as e:
-                fail(e)
-                parts = []
-            if parts:
-                emit("".join(parts))
-            if filt is not None:
-                guard.feed(_for_guard(filt, lines), parts)
+        if inline:
+            nl = pending.find(b"\n", start)
+            if nl >= 0:  # the long line ends here
+                piece(clean_line(decode(pending[:nl])), "\n")
+                pending, start, inline = pending[nl + 1 :], 0, False
+        cut = 0 if inline else pending.rfind(b"\n", start) + 1
+        if cut:
+            data, pending = pending[:cut], pending[cut:]  # pending first: ``fail`` prints what was read but it
+            _lines(data)
+        if len(pending) >= LINE_PIECE and (cr := pending.rfind(b"\r")) > 0:
+            pending = pending[cr:]  # redraws (a progress bar): a terminal shows what follows the last CR
+        if len(pending) >= LINE_PIECE and not out.broken:  # a line too long to hold: printed in pieces, as it is
+            if not inline:
+                flush()
+                inline = True
+            while len(pending) >= LINE_PIECE:
+                end = utf8_end(pending)
+                piece(clean_line(decode(pending[:end])))
+                pending = pending[end:]
         if out.broken:
             child.close_output()
             break
+    if inline and not out.broken:  # the output ended inside the long line
+        piece(clean_line(decode(pending)), "\n")
+        pending = b""
     if pending and not out.broken:
         tail = clean_line(decode(pending))
         raw_chars += len(tail) + 1

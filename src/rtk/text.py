@@ -197,3 +197,15 @@ def unquote_path(p: str) -> str:
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``1 file`` / ``3 files``."""
     return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def utf8_end(data: bytes) -> int:
+    """Where ``data`` can be cut without splitting a UTF-8 character: before an unfinished one at its end."""
+    i = len(data)
+    while i > len(data) - 4 and i > 0 and data[i - 1] & 0xC0 == 0x80:  # continuation bytes
+        i -= 1
+    if i > 0 and data[i - 1] >= 0xC0:  # a lead byte: its character may go on in the next read
+        want = 2 if data[i - 1] < 0xE0 else 3 if data[i - 1] < 0xF0 else 4
+        if len(data) - (i - 1) < want:
+            return i - 1
+    return len(data)

@@ -147,6 +147,12 @@ class FoldStream(LineFilter):
             return self._join(out)
         return self._join(self._flush())
 
+    def passed(self, n: int) -> None:
+        """``n`` lines went by printed whole by the runner (a line too long to hold): counted, so ranges stay exact."""
+        self.seen += n
+        if self.folder is not None:
+            self.folder.lines += n
+
     def due(self) -> float | None:
         """Seconds until the oldest line held has waited ``latency`` (0 or less: now); None when no line is held."""
         if self.latency is None:
