@@ -442,13 +442,14 @@ def _rtk_inner(values: list[str]) -> list[list[str]]:
 
 
 # Words hinting at a program named in an option: only then is rtk.rewrite.optexec imported to read the command.
-OPTION_HINTS = ("-c", "-u", "-x", "--c", "--pre", "--upload-pack", "--receive-pack", "--e", "--template", "run")
-OPTION_HINTS += ("foreach", "filter-branch", "x", "explore", "exec")
+OPTION_HINTS = tuple("-c -u -x --c --e --pre --up --rec --t run foreach filter- x exp".split())
+_OPT_TOOLS = frozenset(("git", "rg", "npm"))  # the tools rtk.rewrite.optexec reads
 
 
 def option_programs(values: list[str], reason: bool = False) -> tuple[str, list[list[str]]]:
     """Why ``values`` (``reason``: or a command they run) may run a program named in an option, and its commands."""
-    if not any(w.startswith(OPTION_HINTS) for w in values[1:]):
+    hinted = any(w.startswith(OPTION_HINTS) for w in values[1:])
+    if not hinted or not any(_seg.tool_name(w) in _OPT_TOOLS for w in values):
         return "", []
     from rtk.rewrite import optexec
 
