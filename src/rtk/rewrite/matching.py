@@ -442,7 +442,7 @@ def _rtk_inner(values: list[str]) -> list[list[str]]:
 
 
 # Words hinting at a program named in an option: only then is rtk.rewrite.optexec imported to read the command.
-OPTION_HINTS = tuple("-c -u -x --c --e --pre --up --rec --t run foreach filter- x exp".split())
+OPTION_HINTS = ("-c", "-u", "-x", "--c", "--e", "--pre", "--up", "--rec", "--t", "run", "foreach", "filter-", "x", "exp")  # fmt: skip
 _OPT_TOOLS = frozenset(("git", "rg", "npm"))  # the tools rtk.rewrite.optexec reads
 
 

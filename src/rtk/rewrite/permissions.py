@@ -394,8 +394,8 @@ def _commands_of(line: str, seg: _seg.Segment, depth: int) -> list[list[str]]:
 _KEYWORDS = frozenset(("then", "do", "else", "elif", "fi", "done", "esac", "in", "}", "!", "time", "function"))
 
 
-_EXECUTING = ((CMDSUB, "command substitution"), (PROCSUB, "process substitution"), (ARITH, "arithmetic expansion"))
-_EXECUTING += ((EVAL, "indirect or prompt expansion"), (ANSI_C, "$'...' quoting"))
+_EXECUTING: tuple[tuple[int, str], ...] = ((CMDSUB, "command substitution"), (PROCSUB, "process substitution"))
+_EXECUTING += ((ARITH, "arithmetic expansion"), (EVAL, "indirect or prompt expansion"), (ANSI_C, "$'...' quoting"))
 
 
 def _unattested(parsed: _seg.Line) -> str:

@@ -307,9 +307,11 @@ def _mask_words(cmd: str) -> str:
                 pending = "cookie"
             elif curl and (word.startswith(("--user=", "--proxy-user=")) or (short and word.startswith("-u"))):
                 new = _after(raw, ":")
-            elif (word == "-p" and fams & {"sshpass", "login"}) or (word == "-a" and "redis-cli" in fams):
-                pending = "secret"
-            elif word == "--otp":  # npm publish --otp CODE: a one-time password
+            elif (
+                (word == "-p" and fams & {"sshpass", "login"})
+                or (word == "-a" and "redis-cli" in fams)
+                or word == "--otp"  # npm publish --otp CODE: a one-time password
+            ):
                 pending = "secret"
             elif word.startswith("--otp=") and len(word) > 6 and MASK not in word:
                 new = raw[: raw.find("=") + 1] + MASK
