@@ -136,6 +136,22 @@ MASKED = [
         "FieldTok1",
         "gh api -H 'X-GitHub-Api-Version: 2022' -f token=**** /x",
     ),
+    # review 11: positional passwords, one-time codes, secrets fed to stdin from the line itself
+    ("htpasswd -b .htpasswd alice HtPw1", "HtPw1", "htpasswd -b .htpasswd alice ****"),
+    ("htpasswd -bc /etc/nginx/h alice 'Ht Pw2'", "Ht Pw2", "htpasswd -bc /etc/nginx/h alice '****'"),
+    ("htpasswd -nb alice HtPw3", "HtPw3", "htpasswd -nb alice ****"),
+    ("htpasswd -B -C 10 -b f alice HtPw4", "HtPw4", "htpasswd -B -C 10 -b f alice ****"),
+    ("vercel env add API_KEY production <<< VcVal1", "VcVal1", "vercel env add API_KEY production <<< ****"),
+    ("vercel env add NAME <<<VcVal2", "VcVal2", "vercel env add NAME <<<****"),
+    ("npm publish --otp 123456", "123456", "npm publish --otp ****"),
+    ("npm publish --otp=654321", "654321", "npm publish --otp=****"),
+    # `echo SECRET |` into a command reading a secret from stdin puts the secret on the command line
+    # (it was pinned unmasked in ORDINARY): the echoed words are masked, a variable stays.
+    ("echo DkPw9 | docker login --password-stdin r.io", "DkPw9", "echo **** | docker login --password-stdin r.io"),
+    ("echo -n 'Dk Pw10' | docker login -u me --password-stdin", "Dk Pw10", "echo -n '****' | docker login -u me --password-stdin"),
+    ("printf '%s' GhTok9 | gh auth login --with-token", "GhTok9", "printf '%s' **** | gh auth login --with-token"),
+    ("echo SudoPw2 | sudo -S apt update", "SudoPw2", "echo **** | sudo -S apt update"),
+    ("echo VcVal3 | vercel env add NAME production", "VcVal3", "echo **** | vercel env add NAME production"),
 ]  # fmt: skip
 
 # Arguments that look a little like the forms above and are not credentials.
@@ -151,7 +167,10 @@ ORDINARY = [
     "echo $PASSWORD", "npm install --save-dev @types/node", "git status", "cargo test -p mycrate",
     "pip install -r requirements.txt", "go test ./... -run TestAuth", "uv run pytest tests/test_auth.py::test_login",
     "curl -b cookies.txt https://x", "wget -c http://h/file.iso", "wget -U 'Mozilla/5.0 (X11: Linux)' http://h/f",
-    "git log -p --author=alice -- src/", "grep -e 30 -e 29 a.txt", "echo password | docker login --password-stdin r.io",
+    "git log -p --author=alice -- src/", "grep -e 30 -e 29 a.txt",
+    # (`echo password | docker login --password-stdin r.io` was here: the echoed word is the password, now masked)
+    "echo $PASSWORD | docker login --password-stdin r.io", "echo hi | grep h", "htpasswd -c .htpasswd alice",
+    "htpasswd -n alice", "htpasswd -D .htpasswd alice", "vercel env ls", "npm publish --tag next",
     "pip install sk-video rk-tools", "git checkout task-runner-refactor",
     "7z a -p a.7z f", "gh pr create -b 'body text'", "curl -x proxy:8080 http://h", "aws configure set region eu-west-1",
     "git config --global credential.helper store", "git config user.name bob", "sqlplus / as sysdba",

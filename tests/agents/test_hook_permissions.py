@@ -141,3 +141,86 @@ def test_gemini_hook_denies_a_denied_command_inside_another_ones_words(tmp_path:
     assert answer(gemini, "git push", cwd=str(tmp_path)) == {}  # Gemini's own exclude sees this one
     doc = answer(gemini, "git status", cwd=str(tmp_path))
     assert doc is not None and doc.get("decision") == "allow"
+
+
+# What each host's hook answers itself for a line whose deny / ask rule matches a command inside another's
+# words: the host's own rules see only `rtk` / `find` there. A host whose hooks cannot ask refuses instead.
+HIDDEN_ASK = {"claude": "ask", "vscode": "ask", "copilot": "ask", "cursor": "ask", "qwen": "ask", "droid": "ask"}
+HIDDEN_LINES = (
+    "rtk proxy git push origin main",
+    "rtk git push",
+    "find . -exec git push \\;",
+    "echo $(rtk proxy git push)",
+)
+
+
+def refused(agent: Agent, command: str, payload: dict[str, object] | None = None) -> tuple[object, str]:
+    """(the decision the hook gave itself, its text) for ``command``; fails on any rewrite."""
+    p = payload if payload is not None else agent.payload()
+    agent.set_cmd(p, command)
+    out, err, code = hook.run(agent.name, agent.flags, json.dumps(p).encode())
+    text = out.decode() + err.decode()
+    for key in ("updatedInput", "modifiedArgs", "updated_input", "tool_input", 'Use \\"rtk', "Please run"):
+        assert key not in text, (agent, command, text)
+    if agent.name in ("windsurf", "kiro"):
+        return ("deny" if code == 2 else None), err.decode()
+    assert code == 0
+    doc = json.loads(out) if out else {}
+    if agent.name == "cline":
+        return ("deny" if doc.get("cancel") else None), str(doc.get("errorMessage"))
+    inner = doc.get("hookSpecificOutput", {})
+    for d in (
+        inner.get("permissionDecision"),
+        doc.get("permissionDecision"),
+        doc.get("permission"),
+        doc.get("decision"),
+    ):
+        if d is not None:
+            return d, text
+    return None, text
+
+
+@pytest.mark.parametrize("agent", [a for a in AGENTS if a.name != "claude"], ids=repr)
+def test_every_hook_refuses_a_denied_command_inside_another_ones_words(agent: Agent) -> None:
+    # Only the Claude and Gemini hooks answered deny here: the others left `rtk proxy git push` to a host whose
+    # rules see `rtk` (allowed by `rtk:*`, or by Cursor's/Codex's auto-run) and ran it.
+    allow(agent.name, "git push:*", kind="deny")
+    for line in HIDDEN_LINES:
+        d, text = refused(agent, line)
+        assert d == "deny", (line, text)
+        assert "deny rule" in text and "git push" in text
+    assert refused(agent, "git push")[0] is None  # the host's own deny sees this one
+
+
+@pytest.mark.parametrize("agent", [a for a in AGENTS if a.name != "claude"], ids=repr)
+def test_every_hook_asks_or_refuses_an_asked_command_inside_another_ones_words(agent: Agent) -> None:
+    allow(agent.name, "git push:*", kind="ask")
+    for line in HIDDEN_LINES:
+        d, text = refused(agent, line)
+        assert d == HIDDEN_ASK.get(agent.name, "deny"), (line, text)
+        assert "ask rule" in text
+        if d == "deny":  # a host that cannot ask: the model is told how to get asked
+            assert "run that command on its own" in text
+    assert refused(agent, "rtk proxy git status")[0] is None  # no rule for it: the host decides
+
+
+def test_copilot_claude_format_entries_refuse_a_hidden_denied_command() -> None:
+    # Copilot CLI's PascalCase entries (tool_name Bash, hook_event_name): Claude's answer shape.
+    allow("copilot", "git push:*", kind="deny")
+    copilot = BY_NAME["vscode"]  # the snake_case payload; ``hook_event_name`` makes it Copilot CLI's
+    p = copilot.payload()
+    p.pop("hookEventName", None)
+    p["hook_event_name"] = "PreToolUse"
+    p["tool_name"] = "Bash"
+    p["tool_input"]["command"] = "rtk proxy git push"
+    out, _err, code = hook.run("copilot", [], json.dumps(p).encode())
+    doc = json.loads(out)
+    assert code == 0 and decision(doc) == "deny" and "updatedInput" not in doc["hookSpecificOutput"]
+
+
+def test_qwen_yolo_leaves_a_hidden_ask_to_the_host() -> None:
+    allow("qwen", "git push:*", kind="ask")
+    qwen = BY_NAME["qwen"]
+    p = qwen.payload()
+    p["permission_mode"] = "yolo"  # no prompt wanted, as Claude's bypassPermissions
+    assert refused(qwen, "rtk proxy git push", p)[0] is None

@@ -96,25 +96,40 @@ def mode_of(payload: dict[str, Any]) -> str | None:
     return mode if isinstance(mode, str) else None
 
 
-def rewrite(ctx: Context, command: str, cwd: str | None, mode: str | None = None) -> Decision | None:
-    """The decision when there is a rewrite the hook may pass on (allow or ask), else None."""
-    d = ctx.decide(command, cwd, mode)
+def ask_rule(d: Decision) -> bool:
+    """Whether an ask rule (not only a missing allow rule) is why ``d`` asks."""
+    why = d.reason if d.rewritten is not None else d.permission_reason
+    return d.permission == "ask" and why.startswith("ask rule")
+
+
+def passable(d: Decision, command: str, carries_ask: bool = False) -> bool:
+    """Whether the hook may pass ``d``'s rewrite on. Under an ask rule only with an answer that says ask
+    (``carries_ask``): a host deciding on ``rtk git push`` itself does not see its ``git push`` rule."""
     if d.rewritten is None or d.verdict not in ("allow", "ask") or d.rewritten == command:
-        return None
-    return d
+        return False
+    return carries_ask or d.verdict == "allow" or not ask_rule(d)
+
+
+def rewrite(ctx: Context, command: str, cwd: str | None, mode: str | None = None) -> Decision | None:
+    """The decision when there is a rewrite the hook may pass on (allow, or ask without an ask rule), else None."""
+    d = ctx.decide(command, cwd, mode)
+    return d if passable(d, command) else None
 
 
 def shell_call(
-    payload: dict[str, Any], ctx: Context, tools: frozenset[str], decided: Decision | None = None
+    payload: dict[str, Any],
+    ctx: Context,
+    tools: frozenset[str],
+    decided: Decision | None = None,
+    carries_ask: bool = False,
 ) -> tuple[dict[str, Any], Decision] | None:
-    """A snake_case shell tool call's input and the rewrite the hook may pass on, else None (``decided``: known)."""
+    """A snake_case shell tool call's input and the rewrite the hook may pass on, else None (``decided``: known;
+    ``carries_ask``: the hook answers ask with the rewrite, see :func:`passable`)."""
     args = tool_input(payload, tools)
     if args is None:
         return None
     d = decided or ctx.decide(args["command"], cwd_of(payload), mode_of(payload))
-    if d.rewritten is None or d.verdict not in ("allow", "ask") or d.rewritten == args["command"]:
-        return None
-    return args, d
+    return (args, d) if passable(d, args["command"], carries_ask) else None
 
 
 def hidden_from_host(command: str) -> bool:
@@ -124,6 +139,25 @@ def hidden_from_host(command: str) -> bool:
     from rtk.rewrite.permissions import commands
 
     return any(embedded_commands(c) or rtk_shell_line(c) for c in commands(command))  # at any depth: blocks, $(...)
+
+
+def hidden(d: Decision, command: str, asks: bool = True) -> tuple[str, str] | None:
+    """("deny" or "ask", why) when a deny rule (an ask rule, if ``asks``) matches a command inside another's
+    words (:func:`hidden_from_host`): the host's own rules miss it, so the hook must answer itself."""
+    if d.verdict == "deny":
+        verdict, why = "deny", d.reason
+    elif asks and ask_rule(d):
+        verdict, why = "ask", d.reason if d.rewritten is not None else d.permission_reason
+    else:
+        return None
+    return (verdict, f"rtk: {why}") if hidden_from_host(command) else None
+
+
+def refusal(verdict: str, why: str) -> str:
+    """The reason of a deny a host that cannot ask gets for an ``ask`` from :func:`hidden`."""
+    if verdict == "deny":
+        return why
+    return f"{why}; this host's hooks cannot ask, so run that command on its own (the host then asks as usual)"
 
 
 def reason(d: Decision) -> str:
@@ -149,9 +183,19 @@ def rtk_on_path() -> bool:
     return any(d and os.access(os.path.join(d, "rtk"), os.X_OK) for d in dirs)
 
 
-def suggestion(ctx: Context, command: str, cwd: str | None) -> str | None:
-    """The rtk form to suggest to a host that cannot rewrite (None: let the command run)."""
-    d = rewrite(ctx, command, cwd)
-    if d is None or not rtk_on_path():
-        return None
-    return d.rewritten
+def verdict(decision: str, why: str, event: str = "PreToolUse") -> dict[str, Any]:
+    """Claude Code's answer shape with a decision and no rewrite: the command stays as the model wrote it."""
+    out = {"hookEventName": event, "permissionDecision": decision, "permissionDecisionReason": why}
+    return {"hookSpecificOutput": out}
+
+
+def blocked(ctx: Context, command: str, cwd: str | None) -> Answer:
+    """A blocking host's answer (exit 2, message on stderr): the reason for a line :func:`hidden` refuses,
+    the rtk form to run instead, or nothing."""
+    d = ctx.decide(command, cwd)
+    h = hidden(d, command)
+    if h is not None:
+        return None, refusal(*h) + "\n", 2
+    if not passable(d, command) or not rtk_on_path():
+        return NOTHING
+    return None, f'Use "{d.rewritten}" instead (compact output).\n', 2

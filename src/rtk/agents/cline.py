@@ -3,12 +3,13 @@
 Cline cannot change a command: the hook cancels ``execute_command`` with a message
 naming the rtk form, which the model re-issues (``rtk ...`` then passes). Nothing is
 suggested when the engine says deny or has no rewrite, or when ``rtk`` does not
-resolve on PATH.
+resolve on PATH. A line denied (or asked about by an ask rule) for a command inside another's
+words (``rtk proxy git push``, ``find -exec rm``) is cancelled with the reason (Cline cannot ask).
 """
 
 from __future__ import annotations
 
-from rtk.agents._adapt import command_of, is_tool, suggestion
+from rtk.agents._adapt import command_of, hidden, is_tool, passable, refusal, rtk_on_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,7 +32,11 @@ def handle(payload: dict[str, Any], ctx: Context) -> Answer:
         return PROCEED
     roots = payload.get("workspaceRoots")
     cwd = roots[0] if isinstance(roots, list) and roots and isinstance(roots[0], str) else None
-    new = suggestion(ctx, cmd, cwd)
+    d = ctx.decide(cmd, cwd)
+    h = hidden(d, cmd)
+    if h is not None:  # rtk proxy git push: Cline's own approval sees rtk
+        return {"cancel": True, "errorMessage": refusal(*h)}, "", 0
+    new = d.rewritten if passable(d, cmd) and rtk_on_path() else None
     if new is None:
         return PROCEED
     msg = f"Please run `{new}` instead of `{cmd}`: same result, compact output."

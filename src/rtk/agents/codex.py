@@ -2,12 +2,15 @@
 
 Codex applies ``updatedInput`` only with ``permissionDecision: allow`` (and rejects it
 without), so the command is rewritten only when the engine says allow; when the
-rules say ask, it is left unchanged (no output).
+rules say ask, it is left unchanged (no output). A line denied for a command inside
+another's words (``rtk proxy git push``, ``find -exec rm``), which Codex's rules do not see,
+gets ``permissionDecision: deny``; Codex hooks cannot ask, so a prompt rule matching there
+gets deny too, with the advice to run the command on its own (Codex then prompts).
 """
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, hook_specific, shell_call
+from rtk.agents._adapt import NOTHING, cwd_of, hidden, hook_specific, mode_of, refusal, shell_call, tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,7 +23,15 @@ TOOLS = frozenset(("Bash",))
 
 
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
-    call = shell_call(payload, ctx, TOOLS)
+    args = tool_input(payload, TOOLS)
+    if args is None:
+        return NOTHING
+    d0 = ctx.decide(args["command"], cwd_of(payload), mode_of(payload))
+    h = hidden(d0, args["command"])
+    if h is not None:  # rtk proxy git push: Codex's rules see rtk; a deny needs a non-empty reason
+        out = {"hookEventName": "PreToolUse", "permissionDecision": "deny", "permissionDecisionReason": refusal(*h)}
+        return {"hookSpecificOutput": out}, "", 0
+    call = shell_call(payload, ctx, TOOLS, d0)
     if call is None:
         return NOTHING
     args, d = call

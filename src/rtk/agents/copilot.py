@@ -13,11 +13,31 @@ other's hook files:
 - Copilot CLI PascalCase entries (``hook_event_name``, ``tool_name: Bash``): allow ->
   ``allow`` + ``updatedInput``; ask -> ``updatedInput`` without a decision (the
   cloud agent turns ``ask`` into deny).
+
+In every shape, a rewrite an ask rule asks about is passed on only with ``ask`` (VS Code):
+without a decision the host would judge ``rtk git push`` and miss its rule for ``git push``.
+A line denied (or asked about by an ask rule) for a command inside another's words (``rtk proxy
+git push``, ``find -exec rm``), which the host's own rules do not see, gets ``deny`` (``ask``)
+without a rewrite, also under ``--suggest``.
 """
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, REASON, command_of, cwd_of, hook_specific, is_tool, replaced, rewrite, shell_call
+from rtk.agents._adapt import (
+    NOTHING,
+    REASON,
+    command_of,
+    cwd_of,
+    hidden,
+    hook_specific,
+    is_tool,
+    mode_of,
+    passable,
+    replaced,
+    shell_call,
+    tool_input,
+    verdict,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,11 +53,18 @@ VSCODE_TOOLS = frozenset(("run_in_terminal", "runTerminalCommand", "Bash", "bash
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
     if "toolName" in payload:
         return _camel(payload, ctx)
-    call = shell_call(payload, ctx, VSCODE_TOOLS)
+    ti = tool_input(payload, VSCODE_TOOLS)
+    if ti is None:
+        return NOTHING
+    d0 = ctx.decide(ti["command"], cwd_of(payload), mode_of(payload))
+    h = hidden(d0, ti["command"])
+    if h is not None:  # rtk proxy git push: the host's rules see rtk
+        return verdict(*h), "", 0
+    vscode = "hookEventName" in payload or "hook_event_name" not in payload
+    call = shell_call(payload, ctx, VSCODE_TOOLS, d0, carries_ask=vscode)
     if call is None:
         return NOTHING
     args, d = call
-    vscode = "hookEventName" in payload or "hook_event_name" not in payload
     if "--suggest" in ctx.flags and not vscode:
         return _suggest(d.rewritten or "")
     return hook_specific(args, d, decision=vscode or d.verdict == "allow"), "", 0
@@ -57,8 +84,11 @@ def _camel(payload: dict[str, Any], ctx: Context) -> Answer:
     cmd = command_of(args)
     if cmd is None or not isinstance(args, dict):
         return NOTHING
-    d = rewrite(ctx, cmd, cwd_of(payload))
-    if d is None:
+    d = ctx.decide(cmd, cwd_of(payload))
+    h = hidden(d, cmd)
+    if h is not None:  # rtk proxy git push: Copilot's rules see rtk
+        return {"permissionDecision": h[0], "permissionDecisionReason": h[1]}, "", 0
+    if not passable(d, cmd):
         return NOTHING
     if "--suggest" in ctx.flags:
         return _suggest(d.rewritten or "")

@@ -1,12 +1,15 @@
 """Cursor: ``preToolUse`` hook on ``Shell`` (hooks.json); ``{}`` is the answer whenever nothing changes.
 
 Cursor applies ``updated_input`` only together with ``allow`` (not with ``ask``), so
-the command is rewritten only when the engine says allow; otherwise ``{}``.
+the command is rewritten only when the engine says allow; otherwise ``{}``. A line denied (or
+asked about by an ask rule) for a command inside another's words (``rtk proxy git push``,
+``find -exec rm``), which Cursor's own rules do not see, gets ``permission: deny`` (``ask``)
+without a rewrite.
 """
 
 from __future__ import annotations
 
-from rtk.agents._adapt import replaced, shell_call
+from rtk.agents._adapt import cwd_of, hidden, mode_of, replaced, shell_call, tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,7 +23,14 @@ EMPTY: Answer = ({}, "", 0)
 
 
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
-    call = shell_call(payload, ctx, TOOLS)
+    args = tool_input(payload, TOOLS)
+    if args is None:
+        return EMPTY
+    d0 = ctx.decide(args["command"], cwd_of(payload), mode_of(payload))
+    h = hidden(d0, args["command"])
+    if h is not None:  # rtk proxy git push: Cursor's rules see rtk
+        return {"permission": h[0], "user_message": h[1], "agent_message": h[1]}, "", 0
+    call = shell_call(payload, ctx, TOOLS, d0)
     if call is None:
         return EMPTY
     args, d = call

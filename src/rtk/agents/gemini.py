@@ -2,15 +2,17 @@
 
 allow -> ``decision: allow`` with ``hookSpecificOutput.tool_input`` (the whole input);
 ask -> ``tool_input`` without a decision (Gemini's policy engine decides, on the
-rewritten command). A line denied for a command inside another's words (``rtk proxy git
-push``, ``find -exec rm``), which Gemini's own rules do not see, gets ``decision: deny``. Every
+rewritten command; not under an ask rule, which Gemini would then judge on ``rtk git push``).
+A line denied for a command inside another's words (``rtk proxy git
+push``, ``find -exec rm``), which Gemini's own rules do not see, gets ``decision: deny``, and so
+does one an ask rule matches there (the hook cannot ask). Every
 other path prints ``{}`` (an empty stdout would make
 Gemini read stderr as the answer).
 """
 
 from __future__ import annotations
 
-from rtk.agents._adapt import cwd_of, hidden_from_host, mode_of, replaced, shell_call, tool_input
+from rtk.agents._adapt import cwd_of, hidden, mode_of, refusal, replaced, shell_call, tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -28,8 +30,9 @@ def handle(payload: dict[str, Any], ctx: Context) -> Answer:
     if args is None:
         return EMPTY
     d0 = ctx.decide(args["command"], cwd_of(payload), mode_of(payload))
-    if d0.verdict == "deny" and hidden_from_host(args["command"]):  # rtk proxy git push: Gemini's rules see rtk
-        return {"decision": "deny", "reason": f"rtk: {d0.reason}"}, "", 0
+    h = hidden(d0, args["command"])
+    if h is not None:  # rtk proxy git push: Gemini's rules see rtk
+        return {"decision": "deny", "reason": refusal(*h)}, "", 0
     call = shell_call(payload, ctx, TOOLS, d0)
     if call is None:
         return EMPTY

@@ -2,12 +2,13 @@
 
 Kiro cannot change a command; its hooks block with exit 2 and a message on stderr.
 Without ``--block`` the hook does nothing; with it, a command rtk can shorten is
-blocked with the suggestion to run the rtk form.
+blocked with the suggestion to run the rtk form, and a line denied (or asked about by an ask
+rule) for a command inside another's words (``rtk proxy git push``) is blocked with the reason.
 """
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, cwd_of, suggestion, tool_input
+from rtk.agents._adapt import NOTHING, blocked, cwd_of, tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,10 +26,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Answer:
     args = tool_input(payload, TOOLS)
     if args is None:
         return NOTHING
-    new = suggestion(ctx, args["command"], cwd_of(payload))
-    if new is None:
-        return NOTHING
-    return None, f'Use "{new}" instead (compact output).\n', 2
+    return blocked(ctx, args["command"], cwd_of(payload))
 
 
 # -- rtk init ------------------------------------------------------------------------------

@@ -2,12 +2,15 @@
 
 Qwen requires ``permissionDecision`` and ``permissionDecisionReason`` with every
 answer and turns ``ask`` into deny in headless runs, so the command is rewritten
-only when the engine says allow; otherwise it is left unchanged (no output).
+only when the engine says allow; otherwise it is left unchanged (no output). A line denied
+(or asked about by an ask rule, except in ``yolo``) for a command inside another's words
+(``rtk proxy git push``, ``find -exec rm``), which Qwen's own rules do not see, gets
+``deny`` (``ask``) without a rewrite.
 """
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, hook_specific, shell_call
+from rtk.agents._adapt import NOTHING, cwd_of, hidden, hook_specific, mode_of, shell_call, tool_input, verdict
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,7 +23,15 @@ TOOLS = frozenset(("run_shell_command",))
 
 
 def handle(payload: dict[str, Any], ctx: Context) -> Answer:
-    call = shell_call(payload, ctx, TOOLS)
+    args = tool_input(payload, TOOLS)
+    if args is None:
+        return NOTHING
+    mode = mode_of(payload)
+    d0 = ctx.decide(args["command"], cwd_of(payload), mode)
+    h = hidden(d0, args["command"], asks=mode != "yolo")
+    if h is not None:  # rtk proxy git push: Qwen's rules see rtk
+        return verdict(*h), "", 0
+    call = shell_call(payload, ctx, TOOLS, d0)
     if call is None:
         return NOTHING
     args, d = call

@@ -5,12 +5,15 @@ Shapes from Vibe's own hook executor (mistralai/mistral-vibe): stdin carries ``c
 an answer ``{"hook_specific_output": {"tool_input": {...}}}`` replaces the call's
 arguments, empty stdout leaves them, ``{"decision": "deny"}`` is the only refusal.
 The answer carries no approval: Vibe's own approval applies to the rewritten
-command, so rtk rewrites on allow and on ask, and leaves a denied command alone.
+command, so rtk rewrites on allow and on ask (not under an ask rule: Vibe would judge
+``rtk git push``), and leaves a denied command alone. A line denied for a command inside
+another's words (``rtk proxy git push``, ``find -exec rm``), which Vibe's approval does not
+see, gets ``decision: deny``; so does one an ask rule matches there (Vibe's hooks cannot ask).
 """
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, cwd_of, replaced, rewrite, tool_input
+from rtk.agents._adapt import NOTHING, cwd_of, hidden, passable, refusal, replaced, tool_input
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,8 +37,11 @@ def handle(payload: dict[str, Any], ctx: Context) -> Answer:
     args = _tool(payload)
     if args is None:
         return NOTHING
-    d = rewrite(ctx, args["command"], cwd_of(payload))
-    if d is None or d.rewritten is None:
+    d = ctx.decide(args["command"], cwd_of(payload))
+    h = hidden(d, args["command"])
+    if h is not None:  # rtk proxy git push: Vibe's approval sees rtk
+        return {"decision": "deny", "reason": refusal(*h)}, "", 0
+    if not passable(d, args["command"]) or d.rewritten is None:
         return NOTHING
     return {"hook_specific_output": {"tool_input": replaced(args, d.rewritten)}}, "", 0
 

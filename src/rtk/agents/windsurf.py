@@ -2,12 +2,14 @@
 
 Windsurf cannot change a command; its hooks can only block (exit 2, message on
 stderr). Without ``--block`` the hook does nothing; with it, a command rtk can
-shorten is blocked with the suggestion to run the rtk form.
+shorten is blocked with the suggestion to run the rtk form, and a line denied (or asked
+about by an ask rule) for a command inside another's words (``rtk proxy git push``) is
+blocked with the reason.
 """
 
 from __future__ import annotations
 
-from rtk.agents._adapt import NOTHING, suggestion
+from rtk.agents._adapt import NOTHING, blocked
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,10 +29,7 @@ def handle(payload: dict[str, Any], ctx: Context) -> Answer:
     if not isinstance(cmd, str) or not cmd.strip():
         return NOTHING
     cwd = info.get("cwd")
-    new = suggestion(ctx, cmd, cwd if isinstance(cwd, str) else None)
-    if new is None:
-        return NOTHING
-    return None, f'Use "{new}" instead (compact output).\n', 2
+    return blocked(ctx, cmd, cwd if isinstance(cwd, str) else None)
 
 
 # -- rtk init ------------------------------------------------------------------------------

@@ -416,11 +416,8 @@ def uv_script(values: list[str], res: _seg.Resolved) -> bool:
 
 
 # Options after which find/fd take a command they run for each file (``find -exec CMD {} ;``).
-_RUNS_COMMAND = {
-    "find": ("-exec", "-execdir", "-ok", "-okdir"),
-    "fd": ("-x", "--exec", "-X", "--exec-batch"),
-    "fdfind": ("-x", "--exec", "-X", "--exec-batch"),
-}
+_FD_EXEC = ("-x", "--exec", "-X", "--exec-batch")
+_RUNS_COMMAND = {"find": ("-exec", "-execdir", "-ok", "-okdir"), "fd": _FD_EXEC, "fdfind": _FD_EXEC}
 
 
 _RTK_FLAGS = frozenset(("-v", "-vv", "-vvv", "--verbose", "--ultra-compact", "--skip-env"))
@@ -442,6 +439,21 @@ def _rtk_inner(values: list[str]) -> list[list[str]]:
     elif i < len(values) and values[i] in _rules_commands():
         return []  # one of rtk's own commands (gain, read...): nothing of the user's runs
     return [values[i:]] if i < len(values) else []
+
+
+# Words hinting at a program named in an option: only then is rtk.rewrite.optexec imported to read the command.
+OPTION_HINTS = ("-c", "-u", "-x", "--c", "--e", "--pre", "--up", "--rec", "--t", "run", "foreach", "filter-", "x", "exp")  # fmt: skip
+_OPT_TOOLS = frozenset(("git", "rg", "npm"))  # the tools rtk.rewrite.optexec reads
+
+
+def option_programs(values: list[str], reason: bool = False) -> tuple[str, list[list[str]]]:
+    """Why ``values`` (``reason``: or a command they run) may run a program named in an option, and its commands."""
+    hinted = any(w.startswith(OPTION_HINTS) for w in values[1:])
+    if not hinted or not any(_seg.tool_name(w) in _OPT_TOOLS for w in values):
+        return "", []
+    from rtk.rewrite import optexec
+
+    return optexec.reason(values) if reason else optexec.program_option(values)
 
 
 def rtk_shell_line(values: list[str]) -> str | None:
@@ -468,7 +480,7 @@ def embedded_commands(values: list[str]) -> list[list[str]]:
     Deny and ask rules are matched on them too (``Bash(rm:*)`` refuses ``find . -exec rm {} ;``,
     ``Bash(git push:*)`` refuses ``rtk git push``, which the model may write itself).
     """
-    out: list[list[str]] = _rtk_inner(values)
+    out: list[list[str]] = _rtk_inner(values) + option_programs(values)[1]  # + git -c core.pager=CMD...
     flags: tuple[str, ...] = ()
     cur: list[str] | None = None
     for w in values:

@@ -394,16 +394,13 @@ def _commands_of(line: str, seg: _seg.Segment, depth: int) -> list[list[str]]:
 _KEYWORDS = frozenset(("then", "do", "else", "elif", "fi", "done", "esac", "in", "}", "!", "time", "function"))
 
 
-_EXECUTING = (
-    (CMDSUB, "command substitution"),
-    (PROCSUB, "process substitution"),
-    (ARITH, "arithmetic expansion"),
-    (EVAL, "indirect or prompt expansion"),
-    (ANSI_C, "$'...' quoting"),
-)
+_EXECUTING: tuple[tuple[int, str], ...] = ((CMDSUB, "command substitution"), (PROCSUB, "process substitution"))
+_EXECUTING += ((ARITH, "arithmetic expansion"), (EVAL, "indirect or prompt expansion"), (ANSI_C, "$'...' quoting"))
 
 
 def _unattested(parsed: _seg.Line) -> str:
+    from rtk.rewrite.matching import option_programs  # loaded already (engine); not at the top: no import circle
+
     if not parsed.ok:
         return "the line does not parse"
     for flag, what in _EXECUTING:  # at any depth: the lexer records nested constructs
@@ -418,6 +415,8 @@ def _unattested(parsed: _seg.Line) -> str:
             return "output redirected to a file"
         if seg.words and seg.words[0].flags & EXPAND:
             return "the command word is a variable"
+        if seg.words and (why := option_programs([w.value for w in seg.words], reason=True)[0]):
+            return f"runs a program named in an option: {why}"
     return ""
 
 

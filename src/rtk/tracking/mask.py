@@ -8,8 +8,10 @@ mysql-like tools only (``psql -p 5432`` is a port), ``sshpass -p PASS``,
 ldapsearch, mongo, sqlcmd, ssh-keygen, openssl and twine (``_NEXT_IS_SECRET``),
 ``smbclient -U user%PASS``, ``curl -x user:PASS@proxy``, ``sqlplus user/PASS@db``,
 ``vault login TOKEN``, ``gh secret set -b VALUE``, ``aws configure set NAME VALUE`` (and
-``npm``/``git config``) for a secret-named NAME, and a here-string fed to ``--with-token``,
-``--password-stdin`` or ``sudo -S``. Quoted words holding a
+``npm``/``git config``) for a secret-named NAME, ``htpasswd -b FILE USER PASS`` (``-nb USER
+PASS``), ``--otp CODE``, and a here-string fed to ``--with-token``, ``--password-stdin``,
+``sudo -S`` or ``vercel env add NAME``, as are the words ``echo``/``printf`` pipe into one of
+them (``echo PASS | docker login --password-stdin``). Quoted words holding a
 command (``sh -c '...'``, ``ssh host '...'``) are read the same way.
 The second pass works on the whole text, wherever a value stands:
 secret-named flags (``--token X``, ``--password=X``), secret-named assignments
@@ -87,6 +89,7 @@ _SHAPES = re.compile(
 
 def mask(cmd: str) -> str:
     """``cmd`` with every credential-looking value replaced by ``****``."""
+    cmd = _piped(cmd)
     cmd = _mask_words(cmd)
     cmd = _headers(cmd)
     cmd = _FLAG.sub(_flag, cmd)
@@ -200,7 +203,53 @@ def _families(base: str) -> set[str]:
         fams.add("oracle")
     if base in ("config", "configure"):  # ``aws configure set NAME VALUE``, ``git config NAME VALUE``
         fams.add("config")
+    if base in ("htpasswd", "vercel"):
+        fams.add(base)
     return fams
+
+
+def _stdin_secret(words: list[str]) -> bool:
+    """Whether a simple command reads a secret from stdin (``--password-stdin``, ``--with-token``, ``sudo -S``,
+    ``vercel env add``)."""
+    tools = {w.rsplit("/", 1)[-1] for w in words}
+    if "sudo" in tools and ("-S" in words or "--stdin" in words):
+        return True
+    if "vercel" in tools and "env" in words and "add" in words:
+        return True
+    return any(
+        w == "--with-token" or (w.startswith("-") and w.endswith("stdin") and _SECRET_NAME.fullmatch(w) is not None)
+        for w in words
+    )
+
+
+def _piped(cmd: str) -> str:
+    """The words ``echo``/``printf`` pipe into a command that reads a secret from stdin, masked
+    (``echo PASS | docker login --password-stdin``); a variable (``$PW``) stays."""
+    if "|" not in cmd:
+        return cmd
+    cmds: list[list[re.Match[str]]] = [[]]
+    seps: list[str] = []
+    for m in _WORD.finditer(cmd):
+        if m.group(0) in _SEPARATORS:
+            cmds.append([])
+            seps.append(m.group(0))
+        else:
+            cmds[-1].append(m)
+    spans: list[tuple[int, int, str]] = []
+    for i, sep in enumerate(seps):
+        src = cmds[i]
+        if sep not in ("|", "|&") or not src or _unquote(src[0].group(0)).rsplit("/", 1)[-1] not in ("echo", "printf"):
+            continue
+        if not _stdin_secret([_unquote(m.group(0)) for m in cmds[i + 1]]):
+            continue
+        for m in src[1:]:
+            raw = m.group(0)
+            if raw.startswith("-") or _unquote(raw).startswith("$") or MASK in raw or "%" in raw:  # printf's format
+                continue
+            spans.append((m.start(), m.end(), _quoted_mask(raw)))
+    for start, end, new in reversed(spans):
+        cmd = cmd[:start] + new + cmd[end:]
+    return cmd
 
 
 def _mask_words(cmd: str) -> str:
@@ -211,13 +260,16 @@ def _mask_words(cmd: str) -> str:
     pending = ""  # what the previous word asks of this one
     sep = ":"  # between the user and the password in a ``user`` value
     secret_flag = False  # the previous word is a secret-named flag (``--with-token <<< VALUE``)
+    hp = ""  # htpasswd: its flags so far, then "=" and a mark per positional word
     for m in _WORD.finditer(cmd):
         raw = m.group(0)
         word = _unquote(raw)
         new: str | None = None
         if raw in _SEPARATORS or raw.strip(";|&()") == "":
             fams = set()
-            pending = ""
+            pending = hp = ""
+        elif "htpasswd" in fams and word.rsplit("/", 1)[-1] != "htpasswd":
+            hp, new = _htpasswd(hp, word, raw)
         elif pending:
             if pending == "user":
                 new = _after(raw, sep)
@@ -233,6 +285,8 @@ def _mask_words(cmd: str) -> str:
                 inner = _mask_words(raw[1:-1])  # a command in a string: sh -c '...'
                 new = raw[0] + inner + raw[0] if inner != raw[1:-1] else None
             fams |= _families(word.rsplit("/", 1)[-1])
+            if word in ("env", "add") and "vercel" in fams:  # ``vercel env add NAME <<< VALUE``
+                fams.add("vercel-" + word)
             if word == "login" and "login-tool" in fams:
                 fams.add("login")
             elif word == "login" and "vault" in fams:
@@ -241,6 +295,7 @@ def _mask_words(cmd: str) -> str:
                 fams.add("gh-secret")
             after_flag, secret_flag = secret_flag, word.startswith("-") and _SECRET_NAME.fullmatch(word) is not None
             secret_flag = secret_flag or ("sudo" in fams and word in ("-S", "--stdin"))  # sudo -S <<< PASSWORD
+            secret_flag = secret_flag or {"vercel-env", "vercel-add"} <= fams
             user_tool = next((t for t in fams if t in _USER_SEP), "") if fams else ""
             sep = _USER_SEP.get(user_tool, ":")
             curl = "http-client" in fams
@@ -252,8 +307,14 @@ def _mask_words(cmd: str) -> str:
                 pending = "cookie"
             elif curl and (word.startswith(("--user=", "--proxy-user=")) or (short and word.startswith("-u"))):
                 new = _after(raw, ":")
-            elif (word == "-p" and fams & {"sshpass", "login"}) or (word == "-a" and "redis-cli" in fams):
+            elif (
+                (word == "-p" and fams & {"sshpass", "login"})
+                or (word == "-a" and "redis-cli" in fams)
+                or word == "--otp"  # npm publish --otp CODE: a one-time password
+            ):
                 pending = "secret"
+            elif word.startswith("--otp=") and len(word) > 6 and MASK not in word:
+                new = raw[: raw.find("=") + 1] + MASK
             elif short and word.startswith("-p") and fams & {"mysql", "sshpass", "login", "7z"}:
                 new = raw[:2] + MASK
             elif any(word in _NEXT_IS_SECRET.get(t, ()) for t in fams) or (
@@ -290,3 +351,17 @@ def _mask_words(cmd: str) -> str:
             pos = m.end()
     out.append(cmd[pos:])
     return "".join(out)
+
+
+def _htpasswd(state: str, word: str, raw: str) -> tuple[str, str | None]:
+    """One word after ``htpasswd``: the new state and the word's replacement. With ``-b`` the password is
+    the third positional word (``FILE USER PASS``), the second with ``-n`` (``USER PASS``)."""
+    flags, eq, marks = state.partition("=")
+    if flags.endswith("+"):  # the value of -C / -r
+        return flags[:-1], None
+    if not eq and word.startswith("-") and len(word) > 1 and not word.startswith("--"):
+        return flags + word[1:] + ("+" if word in ("-C", "-r") else ""), None
+    marks += "."
+    at = 2 if "n" in flags else 3
+    new = _quoted_mask(raw) if "b" in flags and len(marks) == at and MASK not in raw else None
+    return flags + "=" + marks, new
