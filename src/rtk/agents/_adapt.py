@@ -138,7 +138,9 @@ def hidden_from_host(command: str) -> bool:
     from rtk.rewrite.matching import embedded_commands, rtk_shell_line
     from rtk.rewrite.permissions import commands
 
-    return any(embedded_commands(c) or rtk_shell_line(c) for c in commands(command))  # at any depth: blocks, $(...)
+    return any(
+        embedded_commands(c, commands) or rtk_shell_line(c) for c in commands(command)
+    )  # at any depth: blocks, $(...)
 
 
 def hidden(d: Decision, command: str, asks: bool = True) -> tuple[str, str] | None:

@@ -18,6 +18,7 @@ UNSAFE_WORD = EXPAND | CMDSUB | GLOB | PROCSUB | ANSI_C  # a word whose value th
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from rtk.rewrite.optexec import Parse, Runs
     from rtk.rewrite.rules import Rule
     from rtk.shell.lexer import Token
 
@@ -441,19 +442,20 @@ def _rtk_inner(values: list[str]) -> list[list[str]]:
     return [values[i:]] if i < len(values) else []
 
 
-# Words hinting at a program named in an option: only then is rtk.rewrite.optexec imported to read the command.
 OPTION_HINTS = ("-c", "-u", "-x", "--c", "--e", "--pre", "--up", "--rec", "--t", "run", "foreach", "filter-", "x", "exp")  # fmt: skip
-_OPT_TOOLS = frozenset(("git", "rg", "npm"))  # the tools rtk.rewrite.optexec reads
+_OPT_TOOLS = frozenset(("git", "rg", "npm"))  # the tools rtk.rewrite.optexec reads (only past these and a hint word)
 
 
-def option_programs(values: list[str], reason: bool = False) -> tuple[str, list[list[str]]]:
-    """Why ``values`` (``reason``: or a command they run) may run a program named in an option, and its commands."""
+def option_programs(
+    values: list[str], runs: Runs | None = None, parse: Parse | None = None
+) -> tuple[str, list[list[str]]]:
+    """Why ``values`` (or, given ``runs``, a command they run) may run a program named in an option, and its commands."""
     hinted = any(w.startswith(OPTION_HINTS) for w in values[1:])
     if not hinted or not any(_seg.tool_name(w) in _OPT_TOOLS for w in values):
         return "", []
     from rtk.rewrite import optexec
 
-    return optexec.reason(values) if reason else optexec.program_option(values)
+    return optexec.reason(values, runs, parse) if runs is not None else optexec.program_option(values, parse)
 
 
 def rtk_shell_line(values: list[str]) -> str | None:
@@ -473,14 +475,11 @@ def _rules_commands() -> frozenset[str]:
     return frozenset(COMMANDS)
 
 
-def embedded_commands(values: list[str]) -> list[list[str]]:
-    """The commands ``find``/``fd`` words in ``values`` run for each file, and the one an ``rtk ...``
-    line runs (``rtk git push``, ``rtk proxy git push``), each as a list of words.
-
-    Deny and ask rules are matched on them too (``Bash(rm:*)`` refuses ``find . -exec rm {} ;``,
-    ``Bash(git push:*)`` refuses ``rtk git push``, which the model may write itself).
-    """
-    out: list[list[str]] = _rtk_inner(values) + option_programs(values)[1]  # + git -c core.pager=CMD...
+def embedded_commands(values: list[str], parse: Parse | None = None) -> list[list[str]]:
+    """The commands ``find``/``fd`` words in ``values`` run for each file, the one an ``rtk ...`` line runs
+    (``rtk proxy git push``) and those an option names (``parse`` reads a shell line), each as a list of words.
+    Deny and ask rules are matched on them too (``Bash(rm:*)`` refuses ``find . -exec rm {} ;``)."""
+    out: list[list[str]] = _rtk_inner(values) + option_programs(values, parse=parse)[1]  # + git -c core.pager=CMD...
     flags: tuple[str, ...] = ()
     cur: list[str] | None = None
     for w in values:

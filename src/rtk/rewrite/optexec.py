@@ -9,7 +9,12 @@ at such an option (:data:`rtk.rewrite.matching.OPTION_HINTS`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rtk.shell.segments import peel, tool_name
+
+Runs = Callable[[list[str]], list[list[str]]]  # the commands a command runs (find -exec, rtk proxy CMD...)
+Parse = Callable[[str, int], list[list[str]]]  # a shell line's commands (rtk.rewrite.permissions.commands)
 
 # git's global options that take a value as the next word (``-c`` is read apart).
 _GIT_GLOBAL_ARG = frozenset(("-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds"))
@@ -59,7 +64,7 @@ _NPM_VALUE = frozenset(("-p", "--package", "-w", "--workspace", "--prefix"))
 _NPM_SHELL = ("-c", "--call")
 
 
-def program_option(values: list[str]) -> tuple[str, list[list[str]]]:
+def program_option(values: list[str], parse: Parse | None = None) -> tuple[str, list[list[str]]]:
     """``(why, commands)``: why ``values`` may run a program named in an option ("" if not), and the
     commands named there that can be read (shell lines parsed, a program as one word)."""
     at = peel(values).at
@@ -67,11 +72,11 @@ def program_option(values: list[str]) -> tuple[str, list[list[str]]]:
         return "", []
     tool = tool_name(values[at])
     if tool == "git":
-        return _git(values, at + 1)
+        return _git(values, at + 1, parse)
     if tool == "rg":
         return _rg(values, at + 1)
     if tool == "npm":
-        return _npm(values, at + 1)
+        return _npm(values, at + 1, parse)
     return "", []
 
 
@@ -88,13 +93,11 @@ def _option(words: list[str], i: int, names: tuple[str, ...]) -> tuple[str, str 
     return None
 
 
-def _shell(text: str | None) -> list[list[str]]:
-    from rtk.rewrite.permissions import commands
-
-    if not text:
+def _shell(text: str | None, parse: Parse | None) -> list[list[str]]:
+    if not text or parse is None:
         return []
     try:
-        return commands(text.removeprefix("!"), 1)
+        return parse(text.removeprefix("!"), 1)
     except Exception:  # an unreadable value still makes the line unapproved; it just matches no rule
         return []
 
@@ -104,7 +107,7 @@ def _git_key(assignment: str | None) -> tuple[str, str | None]:
     return key.lower(), (value if eq else None)
 
 
-def _git(words: list[str], i: int) -> tuple[str, list[list[str]]]:
+def _git(words: list[str], i: int, parse: Parse | None) -> tuple[str, list[list[str]]]:
     why: list[str] = []
     inner: list[list[str]] = []
     while i < len(words) and words[i].startswith("-"):
@@ -114,7 +117,7 @@ def _git(words: list[str], i: int) -> tuple[str, list[list[str]]]:
             key, value = _git_key(opt[1])
             if opt[0] == "--config-env" or not key.startswith(_GIT_SAFE_KEYS):
                 why.append(f"git {opt[0]} {key}")
-                inner += _shell(value) if opt[0] == "-c" else []
+                inner += _shell(value, parse) if opt[0] == "-c" else []
             i = opt[2]
             continue
         if w.startswith("--exec-path="):
@@ -138,9 +141,9 @@ def _git(words: list[str], i: int) -> tuple[str, list[list[str]]]:
             if key.startswith(_GIT_SAFE_KEYS):
                 why.pop()
             else:
-                inner += _shell(value)
+                inner += _shell(value, parse)
         elif opt[0] != "--template":
-            inner += _shell(opt[1])
+            inner += _shell(opt[1], parse)
         j = opt[2]
     return ", ".join(why), inner
 
@@ -154,7 +157,7 @@ def _rg(words: list[str], i: int) -> tuple[str, list[list[str]]]:
     return "", []
 
 
-def _npm(words: list[str], i: int) -> tuple[str, list[list[str]]]:
+def _npm(words: list[str], i: int, parse: Parse | None) -> tuple[str, list[list[str]]]:
     while i < len(words) and words[i].startswith("-"):
         i += 2 if words[i] in _NPM_VALUE else 1
     sub = words[i] if i < len(words) else ""
@@ -165,7 +168,7 @@ def _npm(words: list[str], i: int) -> tuple[str, list[list[str]]]:
     while i < len(words) and words[i].startswith("-") and words[i] != "--":
         opt = _option(words, i, _NPM_SHELL)
         if opt is not None:
-            return f"npm {sub} {opt[0]}", _shell(opt[1])
+            return f"npm {sub} {opt[0]}", _shell(opt[1], parse)
         i += 2 if words[i] in _NPM_VALUE else 1
     if sub == "explore":  # npm explore PKG -- CMD
         i = words.index("--", i) if "--" in words[i:] else len(words)
@@ -174,16 +177,13 @@ def _npm(words: list[str], i: int) -> tuple[str, list[list[str]]]:
     return why, [words[i:]] if i < len(words) else []
 
 
-def reason(values: list[str], depth: int = 0) -> tuple[str, list[list[str]]]:
-    """:func:`program_option` for ``values`` or, if it finds nothing, for a command they run (``rtk proxy git -c``,
-    ``find -exec``, ``rtk run -c LINE``), up to a few levels deep."""
-    why, inner = program_option(values)
+def reason(values: list[str], runs: Runs, parse: Parse | None, depth: int = 0) -> tuple[str, list[list[str]]]:
+    """:func:`program_option` for ``values`` or, if it finds nothing, for a command they run (``runs``: the
+    commands of ``rtk proxy git -c``, ``find -exec``, ``rtk run -c LINE``...), up to a few levels deep."""
+    why, inner = program_option(values, parse)
     if why or depth > 3:
         return why, inner
-    from rtk.rewrite.matching import embedded_commands, rtk_shell_line
-    from rtk.rewrite.permissions import commands
-
-    for cmd in embedded_commands(values) + commands(rtk_shell_line(values) or "", 1):
-        if (why := reason(cmd, depth + 1)[0]) != "":
+    for cmd in runs(values):
+        if (why := reason(cmd, runs, parse, depth + 1)[0]) != "":
             return why, []
     return "", []

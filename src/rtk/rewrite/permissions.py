@@ -399,7 +399,10 @@ _EXECUTING += ((ARITH, "arithmetic expansion"), (EVAL, "indirect or prompt expan
 
 
 def _unattested(parsed: _seg.Line) -> str:
-    from rtk.rewrite.matching import option_programs  # loaded already (engine); not at the top: no import circle
+    from rtk.rewrite.matching import embedded_commands, option_programs, rtk_shell_line  # loaded already (engine)
+
+    def runs(values: list[str]) -> list[list[str]]:  # what find -exec, rtk proxy CMD, rtk run -c LINE run
+        return embedded_commands(values, commands) + commands(rtk_shell_line(values) or "", 1)
 
     if not parsed.ok:
         return "the line does not parse"
@@ -415,7 +418,7 @@ def _unattested(parsed: _seg.Line) -> str:
             return "output redirected to a file"
         if seg.words and seg.words[0].flags & EXPAND:
             return "the command word is a variable"
-        if seg.words and (why := option_programs([w.value for w in seg.words], reason=True)[0]):
+        if seg.words and (why := option_programs([w.value for w in seg.words], runs, commands)[0]):
             return f"runs a program named in an option: {why}"
     return ""
 
@@ -486,7 +489,7 @@ def _value_forms(values: list[str], transparent: _Prefixes = ()) -> list[str]:
     from rtk.rewrite.matching import embedded_commands, rtk_shell_line
 
     out = [_norm(values), *_resolved(values, transparent)] if values else []
-    for cmd in embedded_commands(values) + commands(rtk_shell_line(values) or ""):
+    for cmd in embedded_commands(values, commands) + commands(rtk_shell_line(values) or ""):
         out += _value_forms(cmd, transparent)
     return out
 
