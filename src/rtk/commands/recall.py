@@ -114,7 +114,7 @@ def _attach_runs(found: list[Kept]) -> None:
                 chunk = paths[i : i + 500]
                 rows = db.execute(
                     "SELECT tee_path, MAX(id), original_cmd FROM commands"
-                    f" WHERE tee_path IN ({','.join('?' * len(chunk))}) GROUP BY tee_path",
+                    f" WHERE tee_path != '' AND tee_path IN ({','.join('?' * len(chunk))}) GROUP BY tee_path",
                     chunk,
                 ).fetchall()
                 for path, run, cmd in rows:
