@@ -202,3 +202,26 @@ def test_a_backlog_of_old_files_goes_over_several_writes(tmp_path: Path, monkeyp
         tee.write(["make"], b"error: %d\n" % i)
     left = set(os.listdir(d))
     assert len(left) == 100 and {os.path.basename(p) for p in made[-96:]} <= left
+
+
+def test_recall_skips_a_fifo_or_symlink_named_like_a_recovery_file(tmp_path: Path) -> None:
+    """`rtk recall ID` hashed every file, a FIFO among them hung it; a symlink was printed through."""
+    import subprocess
+    import sys
+
+    d = tmp_path / "tee"
+    made = make_files(d, 3)
+    secret = tmp_path / "secret.txt"
+    secret.write_text("password=hunter2\n")
+    cid = hashlib.sha256(secret.read_bytes()).hexdigest()[: tee.ID_LEN]
+    os.symlink(secret, d / f"1700000000_cat_{cid}.log")
+    os.mkfifo(d / "1700000001_make_abcdef.log")
+    env = dict(os.environ, RTK_TEE_DIR=str(d))
+    rtk = [sys.executable, "-m", "rtk", "recall"]
+    p = subprocess.run([*rtk, cid, "--full"], env=env, capture_output=True, text=True, timeout=30)
+    assert p.returncode == 1 and "hunter2" not in p.stdout
+    target = Path(made[1]).name[:-4].rsplit("_", 1)[1]
+    p = subprocess.run([*rtk, target, "--full"], env=env, capture_output=True, text=True, timeout=30)
+    assert (p.returncode, p.stdout) == (0, "error 1\n")
+    listing = subprocess.run(rtk, env=env, capture_output=True, text=True, timeout=30).stdout
+    assert len(listing.splitlines()) == 4 and cid not in listing and "abcdef" not in listing
