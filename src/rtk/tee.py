@@ -10,6 +10,7 @@ gets the path of the file it already has (an agent re-running a failing command
 does not push other recovery files out). A name holds no argument of the command,
 only its program's name and ``id``, the start of the content hash that ``rtk recall``
 takes: an argument may be a password no pattern recognises (``./deploy.sh prod hunter2``).
+Work per write is bounded whatever the directory holds (:func:`_rotate`): names are listed, few files stat-ed.
 """
 
 from __future__ import annotations
@@ -94,7 +95,8 @@ def write(argv: list[str], raw: bytes | Spool) -> str | None:
     try:
         paths.ensure_dir(d)
         name = file_stem(argv, data)
-        same = _identical(d, name, data)
+        ours = names(d)
+        same = _identical(d, ours, name, data)
         if same is not None:
             try:
                 os.utime(same)  # the most recent again, for rotation
@@ -117,30 +119,68 @@ def write(argv: list[str], raw: bytes | Spool) -> str | None:
                 view = view[os.write(fd, view) :]
         finally:
             os.close(fd)
-        _rotate(d, int(config.get("tee.keep_files")), int(config.get("tee.keep_hours")) * 3600,
+        ours.append(os.path.basename(path))
+        _rotate(d, ours, int(config.get("tee.keep_files")), int(config.get("tee.keep_hours")) * 3600,
                 int(config.get("tee.max_total_mb")) << 20)  # fmt: skip
         return path
     except OSError:
         return None
 
 
-def _identical(d: str, name: str, data: bytes) -> str | None:
-    """An existing recovery file named ``name`` (:func:`file_stem`) holding exactly ``data``."""
+def names(d: str) -> list[str]:
+    """The names of the recovery files in ``d`` (see :func:`_ours`), read from the directory alone: no file is
+    opened or stat-ed, so it stays cheap however many files the directory holds."""
     try:
-        entries = list(os.scandir(d))
+        with os.scandir(d) as it:
+            return [e.name for e in it if _ours(e.name)]
+    except OSError:
+        return []
+
+
+def epoch(name: str) -> int:
+    """The creation time (seconds) a recovery file's name starts with; its mtime is never earlier (a re-run that
+    reuses the file only moves the mtime on)."""
+    return int(name.partition("_")[0])
+
+
+def name_id(name: str) -> str | None:
+    """The content id in a recovery file's name (``<epoch>_<program>_<id>[_N].log``); None for older names."""
+    words = name[:-4].split("_")
+    if len(words) > 3 and words[-1].isdigit() and len(words[-1]) <= 2:
+        words.pop()
+    last = words[-1]
+    if len(words) > 2 and len(last) == ID_LEN and all(c in "0123456789abcdef" for c in last):
+        return last
+    return None
+
+
+def regular(path: str) -> os.stat_result | None:
+    """``lstat`` of a file rtk could have written (a regular, owner-only file); None for a symlink, a FIFO, a
+    file others may read or write (someone else's), or one that is gone."""
+    import stat
+
+    try:
+        st = os.lstat(path)
     except OSError:
         return None
-    for e in entries:
-        stem = e.name[:-4] if e.name.endswith(".log") else ""
-        rest = stem.partition("_")[2]  # after the epoch; "_2", "_3"... mark same-second files
+    return st if stat.S_ISREG(st.st_mode) and not st.st_mode & 0o077 else None
+
+
+def _identical(d: str, ours: list[str], name: str, data: bytes) -> str | None:
+    """An existing recovery file named ``name`` (:func:`file_stem`) holding exactly ``data``."""
+    for entry in ours:
+        rest = entry[:-4].partition("_")[2]  # after the epoch; "_2", "_3"... mark same-second files
         if rest != name and not (rest.startswith(name + "_") and rest[len(name) + 1 :].isdigit()):
             continue
+        path = os.path.join(d, entry)
+        st = regular(path)  # a symlink planted under a recovery file's name is not one
+        if st is None or st.st_size != len(data):
+            continue
         try:
-            if not e.is_file(follow_symlinks=False) or e.stat().st_size != len(data):
-                continue  # a symlink planted under a recovery file's name is not one
-            with open(e.path, "rb") as f:
-                if f.read() == data:
-                    return e.path
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+            with open(fd, "rb") as f:
+                if f.read(len(data) + 1) == data:
+                    return path
         except OSError:
             continue
     return None
@@ -153,33 +193,83 @@ def _ours(name: str) -> bool:
     return bool(sep) and 9 <= len(epoch) <= 11 and epoch.isascii() and epoch.isdigit() and rest.endswith(".log")
 
 
-def _rotate(d: str, keep: int, max_age_s: int, max_bytes: int) -> None:
-    """Remove files beyond the ``keep`` most recent that are older than ``max_age_s`` or past ``max_bytes`` in all."""
-    found: list[tuple[int, int, str]] = []
-    try:
-        for e in os.scandir(d):
-            if _ours(e.name):
-                try:
-                    st = e.stat(follow_symlinks=False)
-                except OSError:
-                    continue
-                if st.st_mode & 0o077:  # rtk creates its files owner-only: this one is someone else's
-                    continue
-                found.append((st.st_mtime_ns, st.st_size, e.name))
-    except OSError:
+FULL_SCAN = 2000  # up to this many files, rotation (and `rtk recall`) stats every one: the exact order by mtime
+OLDEST = 200  # in a larger directory a write stats at most this many files, the oldest by name
+UNLINK_MAX = 100  # files removed by one write at most: a large backlog goes over several runs
+
+
+def _full_turn(count: int) -> bool:
+    """Whether this write, in a directory of ``count`` files, pays for a full scan: one write in
+    ``count / FULL_SCAN`` on average, so the stats per write stay about ``FULL_SCAN`` amortised."""
+    return int.from_bytes(os.urandom(4), "big") % count < FULL_SCAN
+
+
+def _rotate(d: str, ours: list[str], keep: int, max_age_s: int, max_bytes: int) -> None:
+    """Remove files beyond the ``keep`` most recent that are older than ``max_age_s`` or past ``max_bytes`` in all.
+
+    ``ours`` names every recovery file of ``d``. With no more than ``keep`` nothing can go and nothing is
+    stat-ed; up to ``FULL_SCAN`` every file is; beyond, only the ``OLDEST`` oldest by name (and, now and then,
+    every file: :func:`_full_turn`).
+    """
+    keep = max(keep, 1)
+    if len(ours) <= keep:
         return
+    if len(ours) <= FULL_SCAN or _full_turn(len(ours)):
+        _rotate_all(d, ours, keep, max_age_s, max_bytes)
+    else:
+        _rotate_oldest(d, ours, keep, max_age_s)
+
+
+def _rotate_all(d: str, ours: list[str], keep: int, max_age_s: int, max_bytes: int) -> None:
+    found: list[tuple[int, int, str]] = []
+    for name in ours:
+        st = regular(os.path.join(d, name))  # rtk creates its files owner-only: others are someone else's
+        if st is not None:
+            found.append((st.st_mtime_ns, st.st_size, name))
     found.sort(reverse=True)  # most recent first
     oldest_kept = time.time_ns() - max_age_s * 10**9
     total = 0
+    going: list[str] = []
     for i, (mtime, size, name) in enumerate(found):
         total += size
-        if i < max(keep, 1) or (mtime >= oldest_kept and total <= max_bytes):
+        if i < keep or (mtime >= oldest_kept and total <= max_bytes):
             continue
+        going.append(name)
+        total -= size
+    for name in going[-UNLINK_MAX:]:  # the oldest first
         try:
             os.unlink(os.path.join(d, name))
         except OSError:
             pass
-        total -= size
+
+
+def _rotate_oldest(d: str, ours: list[str], keep: int, max_age_s: int) -> None:
+    """Remove, of the ``OLDEST`` oldest files by name, those past ``max_age_s`` with ``keep`` files newer.
+
+    A file's mtime is never earlier than the epoch its name starts with, so the files named a second or more
+    after a file's mtime are all more recent than it: when they are ``keep`` or more, the file is not among the
+    ``keep`` most recent, and one that old would go in the full scan too.
+    """
+    import bisect
+    import heapq
+
+    epochs = sorted(epoch(n) for n in ours)
+    oldest_kept = time.time_ns() - max_age_s * 10**9
+    removed = 0
+    for name in heapq.nsmallest(OLDEST, ours, key=epoch):
+        st = regular(os.path.join(d, name))
+        if st is None or st.st_mtime_ns >= oldest_kept:
+            continue
+        newer = len(epochs) - bisect.bisect_right(epochs, st.st_mtime_ns // 10**9 + 1)
+        if newer < keep:
+            continue
+        try:
+            os.unlink(os.path.join(d, name))
+        except OSError:
+            continue
+        removed += 1
+        if removed >= UNLINK_MAX:
+            return
 
 
 ID_LEN = 6  # hex digits of the content hash that name a recovery file in hints and ``rtk recall``

@@ -53,28 +53,40 @@ class Kept:
         self.run: int | None = None
 
 
-def kept_files() -> list[Kept]:
-    """Every recovery file, newest first, with its run and command from the tracking database when known."""
-    d = tee.directory()
+def kept_files(n: int | None = None) -> list[Kept]:
+    """The ``n`` most recent recovery files (all when None), newest first, with their run and command."""
+    return _newest(tee.directory(), n)[0]
+
+
+def _newest(d: str, n: int | None) -> tuple[list[Kept], int]:
+    """The ``n`` most recent recovery files of ``d`` and how many there are in all.
+
+    Up to ``tee.FULL_SCAN`` files (or ``n``) every file is stat-ed, for the exact order by mtime; in a larger
+    directory only that many of the newest by name (a name's epoch is when the file was made), so a listing
+    costs the same however many files the directory holds.
+    """
+    import heapq
+
+    names = tee.names(d)
+    count = len(names)
+    look = max(tee.FULL_SCAN, n or count)
+    if count > look:
+        names = heapq.nlargest(look, names, key=tee.epoch)
     found: list[Kept] = []
-    try:
-        entries = list(os.scandir(d))
-    except OSError:
-        return []
-    for e in entries:
-        if not e.name.endswith(".log"):
-            continue
-        try:
-            st = e.stat()
-        except OSError:
-            continue
-        found.append(Kept(e.path, st.st_mtime, st.st_size))
+    for name in names:
+        path = os.path.join(d, name)
+        st = tee.regular(path)  # a symlink or FIFO planted under a recovery file's name is not one
+        if st is not None:
+            found.append(Kept(path, st.st_mtime, st.st_size))
     found.sort(key=lambda k: (k.mtime, k.path), reverse=True)
+    total = count - (len(names) - len(found))  # less the names that are no recovery file
+    if n is not None:
+        del found[n:]
     _attach_runs(found)
     for k in found:
         if not k.command:  # the file name: <epoch>_<program>_<id>.log (older: <epoch>_<command slug>.log)
             k.command = _named(os.path.basename(k.path)[:-4].partition("_")[2])
-    return found
+    return found, total
 
 
 def _named(stem: str) -> str:
@@ -88,7 +100,7 @@ def _named(stem: str) -> str:
 
 
 def _attach_runs(found: list[Kept]) -> None:
-    """The most recent tracked run that kept each file (fail open: no database, no run numbers)."""
+    """The most recent tracked run that kept each file, in one query (fail open: no database, no run numbers)."""
     if not found:
         return
     try:
@@ -96,37 +108,95 @@ def _attach_runs(found: list[Kept]) -> None:
 
         db = trackdb.open_for_reading()
         try:
-            for k in found:
-                row = db.execute(
-                    "SELECT id, original_cmd FROM commands WHERE tee_path = ? ORDER BY id DESC LIMIT 1", (k.path,)
-                ).fetchone()
-                if row:
-                    k.run, k.command = int(row[0]), str(row[1])
+            by_path = {k.path: k for k in found}
+            paths = list(by_path)
+            for i in range(0, len(paths), 500):  # SQLite's bound on parameters per statement
+                chunk = paths[i : i + 500]
+                rows = db.execute(
+                    "SELECT tee_path, MAX(id), original_cmd FROM commands"
+                    f" WHERE tee_path != '' AND tee_path IN ({','.join('?' * len(chunk))}) GROUP BY tee_path",
+                    chunk,
+                ).fetchall()
+                for path, run, cmd in rows:
+                    k = by_path[str(path)]
+                    k.run, k.command = int(run), str(cmd)
         finally:
             db.close()
     except Exception:
         return
 
 
+def _run_file(d: str, run: int) -> str | None:
+    """The recovery file tracked run ``run`` kept, when it is still in ``d`` (fail open: no database, None)."""
+    try:
+        from rtk.tracking import db as trackdb
+
+        db = trackdb.open_for_reading()
+        try:
+            row = db.execute("SELECT tee_path FROM commands WHERE id = ?", (run,)).fetchone()
+        finally:
+            db.close()
+    except Exception:
+        return None
+    path = str(row[0]) if row and row[0] else ""
+    name = os.path.basename(path)
+    if not path or path != os.path.join(d, name) or not tee._ours(name) or tee.regular(path) is None:
+        return None
+    return path
+
+
+LEGACY = 500  # older names carry no content id: at most this many of the newest are hashed to find one
+
+
 def find(ident: str) -> tuple[Kept, str]:
-    """The kept output named by ``ident`` (hash prefix or run number) and its content id."""
-    files = kept_files()
+    """The kept output named by ``ident`` (hash prefix or run number) and its content id.
+
+    Found by its name (``<epoch>_<program>_<id>.log``): only the files whose name has the id are read, to check
+    a longer prefix than the name holds, never every file of the directory.
+    """
+    d = tee.directory()
+    names = tee.names(d)
     low = ident.lower()
     if len(low) >= MIN_ID and all(c in "0123456789abcdef" for c in low):
-        hits = []
-        for k in files:
-            cid = _full_hash(k.path)
-            if cid is not None and cid.startswith(low):
-                hits.append((k, cid[: tee.ID_LEN]))
+        hits: list[tuple[Kept, str]] = []
+        legacy: list[str] = []
+        for name in names:
+            nid = tee.name_id(name)
+            if nid is None:
+                legacy.append(name)
+            elif nid.startswith(low[: tee.ID_LEN]):
+                hits += _hit(os.path.join(d, name), low, nid if len(low) <= tee.ID_LEN else None)
+        if len(legacy) > LEGACY:
+            import heapq
+
+            legacy = heapq.nlargest(LEGACY, legacy, key=tee.epoch)
+        for name in legacy:
+            hits += _hit(os.path.join(d, name), low, None)
         if len(hits) > 1 and len({h[1] for h in hits}) > 1:
             raise RtkError(f"recall: {ident} names {len(hits)} kept outputs; give more digits")
         if hits:
-            return hits[0]
+            return max(hits, key=lambda h: (h[0].mtime, h[0].path))  # the same bytes kept twice: the newest
     if ident.isdigit():
-        for k in files:
-            if k.run == int(ident):
-                return k, tee.content_id(k.path) or "?"
+        path = _run_file(d, int(ident))
+        st = tee.regular(path) if path else None
+        if path and st is not None:
+            k = Kept(path, st.st_mtime, st.st_size)
+            k.run = int(ident)
+            return k, tee.name_id(os.path.basename(path)) or tee.content_id(path) or "?"
     raise RtkError(f"recall: no kept output {ident} (list them with `rtk recall`)")
+
+
+def _hit(path: str, prefix: str, cid: str | None) -> list[tuple[Kept, str]]:
+    """``path`` as a match of ``prefix`` (its id ``cid`` from the name, else its content hashed)."""
+    st = tee.regular(path)
+    if st is None:
+        return []
+    if cid is None:
+        full = _full_hash(path)
+        if full is None or not full.startswith(prefix):
+            return []
+        cid = full[: tee.ID_LEN]
+    return [(Kept(path, st.st_mtime, st.st_size), cid)]
 
 
 def _full_hash(path: str) -> str | None:
@@ -224,19 +294,19 @@ def print_default(path: str, cid: str) -> int:
 
 
 def listing(n: int) -> int:
-    files = kept_files()
+    files, total = _newest(tee.directory(), n)
     if not files:
         print(f"rtk recall: no kept outputs (in {tee.directory()})")
         return 0
     print(f"{'id':<{tee.ID_LEN}}  {'run':>6}  {'when':<16}  {'bytes':>9}  command")
-    for k in files[:n]:
-        cid = tee.content_id(k.path) or "?"
+    for k in files:
+        cid = tee.name_id(os.path.basename(k.path)) or tee.content_id(k.path) or "?"
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(k.mtime))
         run = str(k.run) if k.run is not None else "-"
         cmd = k.command if len(k.command) <= 60 else k.command[:59] + "…"
         print(f"{cid:<{tee.ID_LEN}}  {run:>6}  {when:<16}  {k.size:>9,}  {cmd}")
-    if len(files) > n:
-        print(f"({len(files) - n} older; rtk recall -n {len(files)})")
+    if total > len(files):
+        print(f"({total - len(files)} older; rtk recall -n {total})")
     return 0
 
 

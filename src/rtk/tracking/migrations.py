@@ -123,6 +123,19 @@ def m007_recalls(db: sqlite3.Connection) -> None:
     db.execute("CREATE INDEX idx_recalls_tee_path ON recalls(tee_path, timestamp)")
 
 
+@migration
+def m008_lookup_indexes(db: sqlite3.Connection) -> None:
+    # Partial indexes over the few rows each lookup wants (cheap to keep): `rtk recall` finds a recovery file's
+    # run by tee_path, and `rtk gain --failures` looks for an `rtk proxy` re-run of every filtered run (a
+    # million runs took 30 s without). The re-run query repeats the proxy condition word for word so SQLite
+    # can use the index (queries.reruns).
+    db.execute("CREATE INDEX idx_commands_tee_path ON commands(tee_path) WHERE tee_path != ''")
+    db.execute(
+        "CREATE INDEX idx_commands_proxy_runs ON commands(original_cmd, project_path, timestamp)"
+        " WHERE filter = '' AND substr(rtk_cmd, 1, 10) = 'rtk proxy '"
+    )
+
+
 def applied(db: sqlite3.Connection) -> set[str]:
     db.execute("CREATE TABLE IF NOT EXISTS _rtk_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     return {row[0] for row in db.execute("SELECT name FROM _rtk_migrations")}

@@ -182,15 +182,28 @@ def reruns(db: sqlite3.Connection, scope: Scope, limit: int = 10) -> list[dict[s
     """
     where, params = scope.where()
     where = (where + " AND" if where else " WHERE") + " c.filter != ''"
-    until = f"strftime('%Y-%m-%dT%H:%M:%SZ', c.timestamp, '+{int(RERUN_WINDOW_MINUTES)} minutes')"
+    minutes = int(RERUN_WINDOW_MINUTES)
+
+    def until(t: str) -> str:
+        return f"strftime('%Y-%m-%dT%H:%M:%SZ', {t}.timestamp, '+{minutes} minutes')"
+
+    # Found from the few proxy runs and recalls (their partial indexes, migration m008), not by a search per
+    # filtered run: a million runs took 30 s. `since` widens the index range by a minute; the exact window
+    # conditions decide.
+    since = f"strftime('%Y-%m-%dT%H:%M:%SZ', {{}}.timestamp, '-{minutes + 1} minutes')"
     rows = db.execute(
-        "SELECT filter, COUNT(*), SUM(rerun), SUM(recalled), MAX(CASE WHEN rerun OR recalled THEN timestamp END)"
+        "WITH rerun AS (SELECT DISTINCT c.id FROM commands p CROSS JOIN commands c"
+        " ON c.project_path = p.project_path AND c.original_cmd = p.original_cmd"
+        f" AND c.timestamp <= p.timestamp AND c.timestamp >= {since.format('p')}"
+        " WHERE p.filter = '' AND substr(p.rtk_cmd, 1, 10) = 'rtk proxy '"
+        f" AND p.id > c.id AND c.filter != '' AND p.timestamp <= {until('c')}),"
+        " recalled AS (SELECT DISTINCT c.id FROM recalls r CROSS JOIN commands c"
+        " ON c.tee_path = r.tee_path AND c.tee_path != ''"
+        f" AND c.timestamp <= r.timestamp AND c.timestamp >= {since.format('r')}"
+        f" WHERE r.timestamp <= {until('c')})"
+        " SELECT filter, COUNT(*), SUM(rerun), SUM(recalled), MAX(CASE WHEN rerun OR recalled THEN timestamp END)"
         " FROM (SELECT c.filter AS filter, c.timestamp AS timestamp,"
-        " EXISTS (SELECT 1 FROM commands p WHERE p.id > c.id AND p.filter = '' AND substr(p.rtk_cmd, 1, 10) = 'rtk proxy '"
-        " AND p.original_cmd = c.original_cmd AND p.project_path = c.project_path"
-        f" AND p.timestamp >= c.timestamp AND p.timestamp <= {until}) AS rerun,"
-        " (c.tee_path != '' AND EXISTS (SELECT 1 FROM recalls r WHERE r.tee_path = c.tee_path"
-        f" AND r.timestamp >= c.timestamp AND r.timestamp <= {until})) AS recalled"
+        " c.id IN (SELECT id FROM rerun) AS rerun, c.id IN (SELECT id FROM recalled) AS recalled"
         f" FROM commands c{where})"
         " GROUP BY filter HAVING SUM(rerun) + SUM(recalled) > 0"
         " ORDER BY SUM(rerun) + SUM(recalled) DESC, filter LIMIT ?",
