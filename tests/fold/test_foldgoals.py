@@ -5,31 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from foldways import WAYS, by_block
 
-from rtk.fold.folder import Folder, fold_lines
 from rtk.fold.listing import Listing, first_word, parent
-from rtk.fold.live import FoldStream
 
 TRAILER = ["", "sent 29,116 bytes  received 5,831 bytes", "total size is 219,749", "all done", "bye"]
-
-
-def by_line(lines: list[str]) -> list[str]:
-    f = Folder()
-    out = [o for ln in lines for o in f.feed(ln)]
-    return out + f.finish()
-
-
-def by_block(lines: list[str]) -> list[str]:
-    return fold_lines(lines)[0]
-
-
-def live(lines: list[str]) -> list[str]:
-    fs = FoldStream(["cat", "x.log"])
-    out = [fs.feed_block(lines), fs.finish(0)]
-    return "\n".join(o for o in out if o is not None).splitlines()
-
-
-WAYS = [by_line, by_block, live]
 
 
 def listing() -> list[str]:

@@ -3,28 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from rtk.fold.folder import Folder, fold_lines
-from rtk.fold.live import FoldStream
-
-
-def by_line(lines: list[str]) -> list[str]:
-    f = Folder()
-    out = [o for ln in lines for o in f.feed(ln)]
-    return out + f.finish()
-
-
-def by_block(lines: list[str]) -> list[str]:
-    return fold_lines(lines)[0]
-
-
-def live(lines: list[str]) -> list[str]:
-    fs = FoldStream(["cat", "x.log"])
-    out = [fs.feed_block(lines), fs.finish(0)]
-    return "\n".join(o for o in out if o is not None).splitlines()
-
-
-WAYS = [by_line, by_block, live]
+from foldways import WAYS, by_block
 
 
 def access(n: int, odd: dict[int, str]) -> list[str]:
