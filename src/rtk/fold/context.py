@@ -4,11 +4,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from rtk.fold.folder import Folder
-    from rtk.fold.group import Group
-
-# The last line folded (held or counted) that ends in ``:``: its number, text, group and held entry (None: counted).
-Colon = tuple[int, str, "Group", "list[object] | None"]
+    from rtk.fold.state import FoldState as Folder
 
 
 def ends_in_colon(line: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import deque
 
 from rtk import recache
-from rtk.fold.context import Colon, ends_in_colon, show_context, under_shown
+from rtk.fold.context import ends_in_colon, show_context, under_shown
 from rtk.fold.group import Group
 from rtk.fold.held import Known, count_held, open_known, put_back
 from rtk.fold.jsonl import event, request
@@ -24,7 +24,8 @@ from rtk.fold.mask import mask, spans, tokens
 from rtk.fold.miner import Miner, Template
 from rtk.fold.repeat import close_block
 from rtk.fold.requests import Requests
-from rtk.fold.section import Section, end_section, header, section_line
+from rtk.fold.section import end_section, header, section_line
+from rtk.fold.state import Colon, Section
 from rtk.fold.summary import RARE, RARE_SHARE, TENTS, summary
 
 TYPE_CHECKING = False

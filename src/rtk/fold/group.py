@@ -432,11 +432,12 @@ class Group:
             if n <= FEW:
                 self.firsts[(i, v) if n == 1 else (i, v, n)] = (no, line)
 
-    def field(self, i: int, bound: int = VALUES) -> dict[str, int] | None:
-        """The values of field ``i`` with their counts, or None when there are more than ``bound``."""
+    def field(self, i: int, bound: int = VALUES, counted: bool = False) -> dict[str, int] | None:
+        """The values of field ``i`` with their counts, or None when there are more than ``bound`` (``counted``:
+        values counted raw are given whatever their number; the bound is then for those read off masked lines)."""
         if i in self.values:
             vals = self.values[i]
-            return vals if vals is None or len(vals) <= bound else None
+            return vals if vals is None or counted or len(vals) <= bound else None
         if self.sigs is None:
             return None
         out: dict[str, int] = {}

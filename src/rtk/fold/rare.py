@@ -14,23 +14,6 @@ if TYPE_CHECKING:
 LARGE = 20
 
 
-def _counts(g: Group, i: int, bound: int) -> dict[str, int] | None:
-    """The values of field ``i`` with their counts, up to ``bound`` values: counted raw, or by kind of masked line."""
-    if i in g.values:
-        return g.values[i]
-    if g.sigs is None:
-        return None
-    out: dict[str, int] = {}
-    for sig, n in g.sigs.items():
-        v = sig[i]
-        if "<" in v:  # a variable field in another kind of line: its raw values were not counted
-            return None
-        out[v] = out.get(v, 0) + n
-        if len(out) > bound:
-            return None
-    return out
-
-
 def _rare(g: Group, vals: dict[str, int], listed: bool) -> list[str]:
     """The rare values of a field with these counts (see :func:`once`); ``listed``: the fold line lists them."""
     top = max(vals.values())
@@ -75,7 +58,7 @@ def once(g: Group) -> list[tuple[int, str]]:
     for i, t in enumerate(g.template.toks):
         if not any(k in t for k in _NAMES) and t != "<n>":
             continue
-        vals = _counts(g, i, WORDS if t == "<*>" else VALUES)
+        vals = g.field(i, WORDS if t == "<*>" else VALUES, counted=True)
         if t == "<n>" and vals is not None and not _code(vals):
             continue
         fields.append((i, vals))

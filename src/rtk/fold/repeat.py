@@ -6,7 +6,7 @@ from rtk.fold.foldline import size_of
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from rtk.fold.folder import Folder
+    from rtk.fold.state import FoldState as Folder
 
 BODY_CHARS = 1 << 20  # characters of block insides remembered, to name a repeated one by its range
 

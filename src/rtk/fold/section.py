@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
+from rtk.fold.state import Section
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from rtk.fold.folder import Folder
+    from rtk.fold.state import FoldState as Folder
 
 SECTION = 5  # a block of at most this many lines indented under a header is shown whole (as a rare template is)
-
-
-class Section:
-    """The block after a header line: its lines held (at most :data:`SECTION`) until it is known to be short."""
-
-    __slots__ = ("held", "indent")
-
-    def __init__(self, indent: int) -> None:
-        self.indent = indent  # the header's indentation: the block's lines are indented more
-        self.held: list[tuple[int, str]] = []
 
 
 def header(line: str, seen: int) -> Section | None:

@@ -7,8 +7,8 @@ from rtk.fold.rare import once
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from rtk.fold.folder import Folder
     from rtk.fold.group import Group
+    from rtk.fold.state import FoldState as Folder
 
 RARE = 4  # a template with at most this many lines after its first...
 RARE_SHARE = 300  # ...or at most one line in this many of the output is shown whole (rare lines are facts)
