@@ -147,17 +147,18 @@ def _mocha_dedup(body: list[str]) -> list[str]:
 # ---------------------------------------------------------------------------
 
 _TAP_SUB = re.compile(r"^(\s*)# Subtest: (.*)$")
-_TAP_RES = re.compile(r"^(\s*)(not ok|ok) \d+ - (.*?)(?: # (SKIP|TODO)\b.*)?$")
+_TAP_RES = re.compile(r"^(\s*)(not ok|ok) \d+ - (.*?)(?: # (SKIP|TODO)\b ?(.*))?$")
 _TAP_STAT = re.compile(r"^# (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$")
 _SPEC_STAT = re.compile(r"^ℹ (tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ([\d.]+)$")
 
 
 def node_test(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
     lines = split_lines(output)
+    held: dict[str, list[str]] = {"SKIP": [], "TODO": []}  # skipped and todo tests, named with their reasons
     if any(_TAP_STAT.match(ln) for ln in lines):
-        stats, failures = _tap(lines)
+        stats, failures = _tap(lines, held)
     elif any(_SPEC_STAT.match(ln) for ln in lines):
-        stats, failures = _spec(lines)
+        stats, failures = _spec(lines, held)
     else:
         raise Unrecognized("no TAP or spec totals")
     fail = int(stats.get("fail", 0)) + int(stats.get("cancelled", 0))
@@ -178,14 +179,25 @@ def node_test(argv: list[str], output: str, exit_code: int) -> str | Filtered | 
         )
     ]
     head = f"node --test: {counts(parts) or '0 tests'}{took}"
+    extra = [
+        f"{title} ({len(names)}): {'; '.join(names)}"
+        for title, names in (("skipped tests", held["SKIP"]), ("todo tests", held["TODO"]))
+        if names
+    ]
     if exit_code == 0:
-        return head
+        return "\n".join([head, *extra])
     if not failures:
         raise Unrecognized("failed without failures")
-    return render(head, failures)
+    return render(head, failures, extra)
 
 
-def _tap(lines: list[str]) -> tuple[dict[str, str], list[Failure]]:
+def _held(name: str, reason: str | None) -> str:
+    """A skipped or todo test's name, with the reason it was given (node prints ``# SKIP`` alone when none)."""
+    reason = (reason or "").strip()
+    return f"{name} ({reason})" if reason else name
+
+
+def _tap(lines: list[str], held: dict[str, list[str]]) -> tuple[dict[str, str], list[Failure]]:
     stats: dict[str, str] = {}
     failures: list[Failure] = []
     stack: list[tuple[int, str]] = []
@@ -217,6 +229,8 @@ def _tap(lines: list[str]) -> tuple[dict[str, str], list[Failure]]:
                 yaml.append(lines[i])
                 i += 1
             i += 1
+        if m[4]:
+            held[m[4]].append(_held(" > ".join(names), m[5]))
         if m[2] == "ok":
             continue
         body, kind = _tap_yaml(yaml)
@@ -263,7 +277,7 @@ def _tap_yaml(yaml: list[str]) -> tuple[list[str], str]:
             frames = [rel_frame(b.strip()) for b in block if b.strip() and not is_internal_frame(b)]
     while body and not body[-1].strip():
         body.pop()
-    if location and not any(location.rsplit(":", 2)[0] in f for f in frames):
+    if location and not any(location.rsplit(":", 1)[0] + ":" in f for f in frames):  # the test's own line
         body.append(f"at {location}")
     body.extend(f"at {f}" for f in frames)
     return body, kind
@@ -273,10 +287,10 @@ def rel_frame(frame: str) -> str:
     return re.sub(r"(?:file://)?(/[^\s():]+)", lambda m: rel(m[1]), frame)
 
 
-_SPEC_LINE = re.compile(r"^(\s*)([▶✔✖﹣]) (.*?)(?: \([\d.]+m?s\))?(?: # (?:SKIP|TODO).*)?$")
+_SPEC_LINE = re.compile(r"^(\s*)([▶✔✖﹣]) (.*?)(?: \([\d.]+m?s\))?(?: # (SKIP|TODO)?\b ?(.*))?$")
 
 
-def _spec(lines: list[str]) -> tuple[dict[str, str], list[Failure]]:
+def _spec(lines: list[str], held: dict[str, list[str]]) -> tuple[dict[str, str], list[Failure]]:
     stats: dict[str, str] = {}
     failures: list[Failure] = []
     stack: list[tuple[int, str]] = []
@@ -301,6 +315,8 @@ def _spec(lines: list[str]) -> tuple[dict[str, str], list[Failure]]:
                 cur = Failure(" > ".join([n for _, n in stack] + [name]))
                 cur_ind = ind
                 failures.append(cur)
+            elif mark == "﹣" or m[4] == "TODO":  # a skipped test ("# reason" alone), a todo test
+                held["SKIP" if mark == "﹣" else "TODO"].append(_held(" > ".join([n for _, n in stack] + [name]), m[5]))
             continue
         if cur is not None:
             cur.body.append(ln)

@@ -25,6 +25,7 @@ class CargoBuild(LineFilter):
         self.finished = False
         self.known = False
         self.results: list[str] = []  # "installed ...", "generated ..."
+        self.fixes: list[str] = []  # cargo's "run `cargo fix ...` to apply N suggestions", once each
         # The stream fact guard reads only the lines ``feed`` reports: every line but cargo's own
         # progress lines outside a diagnostic (NOISE: a right-aligned verb, then a package or a
         # count; they name what is built, never a problem, location or test). A subclass with a
@@ -63,7 +64,13 @@ class CargoBuild(LineFilter):
         if is_head(line):
             self.known = True
             if line.startswith("warning: `") and " generated " in line:
-                return None  # cargo's per-crate count: we count ourselves
+                # cargo's per-crate count: we count ourselves; the command that applies its fixes is kept
+                run = line.find("(run `")
+                if run >= 0:
+                    fix = line[run + 1 :].removesuffix(")")
+                    if fix not in self.fixes:
+                        self.fixes.append(fix)
+                return None
             if line.startswith("warning: build failed, waiting for other jobs"):
                 return None
             if line.startswith(("error: could not compile ", "error: failed to compile ", "error: command `")):
@@ -103,6 +110,7 @@ class CargoBuild(LineFilter):
             return "\n".join(out)  # nothing recognised: what was printed is the raw output
         out.append(self.status(exit_code))
         out.extend(self.diag.render_warnings())
+        out.extend(self.fixes)
         self.cut += self.diag.cut
         return "\n".join(out)
 
