@@ -66,3 +66,27 @@ def test_non_interactive_run_exec_build_are_rewritten(command: str, rewritten: b
 
     got = engine.rewrite(command)
     assert (got == "rtk " + command) if rewritten else got is None, (command, got)
+
+
+def test_build_layer_lines_go_steps_and_their_output_stay() -> None:
+    """Issue 16 (medians): Podman's layer ids, COMMIT and the repeated full id go; steps, output and ids stay."""
+    from fixturelib import FIXTURES, load, run  # type: ignore[import-not-found]
+
+    out = run(load(FIXTURES / "docker-build" / "engine-cached.toml")).text
+    assert "--> 72f0e32c088" not in out and "COMMIT localhost/rtk-demo:3" not in out
+    assert "7e98fcc211b61c7c4f7f8fd336e468b95b334c095df991b3745ac6e5e3ca4be1" not in out
+    assert out.count("--> Using cache") == 6 and "STEP 7/7: CMD" in out
+    assert "Successfully built 7e98fcc211b6" in out and "Successfully tagged localhost/rtk-demo:3" in out
+
+
+@pytest.mark.parametrize(
+    ("cmd", "name"),
+    [("docker build -q .", None), ("docker build --quiet -t x .", None), ("docker image build -q .", None),
+     ("docker build -t x .", "docker-build"), ("docker build --quietly-named-tag .", "docker-build")],
+)  # fmt: skip
+def test_quiet_build_prints_only_the_id_and_gets_no_filter(cmd: str, name: str | None) -> None:
+    """-q prints the bare 64-hex id that the build filter drops: such a build is not matched (runs raw)."""
+    from rtk import filters
+
+    spec = filters.resolve(cmd.split())
+    assert (spec.name if spec is not None else None) == name
