@@ -382,3 +382,57 @@ def test_table_cells_time_is_linear_in_lines_that_fit_without_padding() -> None:
     assert time.monotonic() - start < 3
     assert out[: FITS_MAX + 1] == ["A\tB", *(["x\tyy z"] * FITS_MAX)]
     assert out[FITS_MAX + 1 :] == lines[FITS_MAX + 1 :]  # left as printed, every line there
+
+
+# --- table_common (issue 16, medians) ----------------------------------------------------------
+
+_REPLICAS = (
+    "CONTAINER ID   IMAGE          COMMAND        PORTS     NAMES\n"
+    'a1             shop/api:1.2   "sleep 3600"             api-1\n'
+    'b2             shop/api:1.2   "sleep 3600"             api-2\n'
+    'c3             shop/api:1.2   "serve"        80/tcp    api-3\n'
+)
+
+
+def test_table_common_says_a_column_with_one_value_in_every_row_once() -> None:
+    """A column the same in every row is said once above the table; every other cell stays in its column."""
+    out = run(make(table_cells=True, table_common=True), _REPLICAS).split("\n")
+    assert out == [
+        "same in all 3 rows: IMAGE=shop/api:1.2",
+        "CONTAINER ID\tCOMMAND\tPORTS\tNAMES",
+        'a1\t"sleep 3600"\t\tapi-1',
+        'b2\t"sleep 3600"\t\tapi-2',
+        'c3\t"serve"\t80/tcp\tapi-3',
+    ]
+
+
+def test_table_common_an_empty_column_is_said_once_as_empty_only_when_shorter() -> None:
+    """An empty column rides along (``PORTS=``); alone it is left, saying it costs more than its tabs."""
+    img = "registry.example.com/shop/api:1.2"
+    text = f"NAME   {'IMAGE':<34} PORTS   STATUS\n" + "".join(
+        f"{n:<6} {img:<34}         {st}\n" for n, st in [("web", "Up"), ("db", "Up"), ("q", "Exited")]
+    )
+    out = run(make(table_cells=True, table_common=True), text).split("\n")
+    assert out == [f"same in all 3 rows: IMAGE={img}\tPORTS=", "NAME\tSTATUS", "web\tUp", "db\tUp", "q\tExited"]
+    alone = text.replace(img, "registry.example.com/shop/web:1.2", 1)
+    assert run(make(table_cells=True, table_common=True), alone) == run(make(table_cells=True), alone)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # two rows: too few to say anything once
+        "NAME   IMAGE\nweb    shop/api:1.2\ndb     shop/api:1.2\n",
+        # every column the same: nothing would be left to tell the rows apart
+        "NAME   IMAGE\nweb    shop/api:1.2\nweb    shop/api:1.2\nweb    shop/api:1.2\n",
+        # no column the same in every row
+        "NAME   IMAGE\nweb    a:1\ndb     b:1\nq      a:1\n",
+    ],
+)
+def test_table_common_leaves_tables_with_nothing_to_lift_as_cells(text: str) -> None:
+    assert run(make(table_cells=True, table_common=True), text) == run(make(table_cells=True), text)
+    assert "same in all" not in run(make(table_cells=True, table_common=True), text)
+
+
+def test_table_cells_alone_does_not_lift_common_columns() -> None:
+    assert "same in all" not in run(make(table_cells=True), _REPLICAS)

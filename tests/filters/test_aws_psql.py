@@ -140,3 +140,52 @@ def test_one_per_line_keeps_every_element_whole() -> None:
     doc = '[{"id":1,"title":"a, b","user":{"login":"x"}},{"id":2,"title":"c","labels":[]}]'
     assert compact.one_per_line(doc) == '- {id: 1, title: "a, b", user: {login: x}}\n- {id: 2, title: c, labels: []}\n'
     assert compact.one_per_line('{"a":{"b":[1,2]},"c":null}') == "a: {b: [1, 2]}\nc: null\n"
+
+
+_DT = (
+    "            List of relations\n"
+    " Schema |     Name      | Type  |  Owner   \n"
+    "--------+---------------+-------+----------\n"
+    " public | bins          | table | postgres\n"
+    " public | items         | table | postgres\n"
+    " public | stock_levels  | table | postgres\n"
+    " public | stock_history | view  | postgres\n"
+    "(4 rows)\n"
+)
+
+
+def test_psql_column_with_one_value_in_every_row_said_once() -> None:
+    """Issue 16 (medians): Schema and Owner the same in every row are said once; every name and type stays."""
+    assert psql.psql(["psql"], _DT, 0) == (
+        "List of relations\n"
+        "same in all 4 rows: Schema=public|Owner=postgres\n"
+        "Name|Type\nbins|table\nitems|table\nstock_levels|table\nstock_history|view\n(4 rows)\n"
+    )
+
+
+def test_psql_said_once_only_when_empty_on_continuation_lines() -> None:
+    """A value going on over the next line (`` +``): its column is never said once, the rows stay rows."""
+    raw = (
+        " name | owner    | acl\n"
+        "------+----------+-----------------\n"
+        " a    | postgres | =c/postgres    +\n"
+        "      |          | postgres=CTc/x\n"
+        " b    | postgres | =c/postgres    +\n"
+        "      |          | postgres=CTc/x\n"
+        " c    | postgres | =c/postgres    +\n"
+        "      |          | postgres=CTc/x\n"
+        "(3 rows)\n"
+    )
+    out = psql.psql(["psql"], raw, 0)
+    assert isinstance(out, str)
+    assert out.startswith("same in all 3 rows: owner=postgres\nname|acl\na|=c/postgres +\n|postgres=CTc/x\n")
+    assert out.count("postgres=CTc/x") == 3
+
+
+def test_psql_tables_with_nothing_to_say_once_stay_rows() -> None:
+    two = " a | b \n---+---\n x | 1\n y | 1\n(2 rows)\n"  # two rows: too few
+    assert psql.psql(["psql"], two, 0) == "a|b\nx|1\ny|1\n(2 rows)\n"
+    alike = " a | b \n---+---\n x | 1\n x | 1\n x | 1\n(3 rows)\n"  # every column the same
+    assert psql.psql(["psql"], alike, 0) == "a|b\nx|1\nx|1\nx|1\n(3 rows)\n"
+    short = " a | b \n---+---\n x | 1\n y | 1\n z | 1\n(3 rows)\n"  # saying `b=1` once is not shorter
+    assert psql.psql(["psql"], short, 0) == "a|b\nx|1\ny|1\nz|1\n(3 rows)\n"

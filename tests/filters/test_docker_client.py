@@ -66,3 +66,33 @@ def test_non_interactive_run_exec_build_are_rewritten(command: str, rewritten: b
 
     got = engine.rewrite(command)
     assert (got == "rtk " + command) if rewritten else got is None, (command, got)
+
+
+def test_build_layer_lines_go_steps_and_their_output_stay() -> None:
+    """Issue 16 (medians): Podman's layer ids, COMMIT and the repeated full id go; steps, output and ids stay."""
+    import re
+
+    from fixturelib import FIXTURES, load, run  # type: ignore[import-not-found]
+
+    raw = (FIXTURES / "docker-build" / "engine-cached.raw").read_text()
+    layers = re.findall(r"^--> ([0-9a-f]{11})$", raw, re.M)
+    full = re.findall(r"^([0-9a-f]{64})$", raw, re.M)
+    assert len(layers) == 6 and len(full) == 1  # the capture holds what the filter drops
+    out = run(load(FIXTURES / "docker-build" / "engine-cached.toml")).text
+    assert not any(f"--> {h}" in out for h in layers) and full[0] not in out
+    assert "COMMIT localhost/rtk-demo:3" not in out
+    assert out.count("--> Using cache") == 6 and "STEP 7/7: CMD" in out
+    assert f"Successfully built {full[0][:12]}" in out and "Successfully tagged localhost/rtk-demo:3" in out
+
+
+@pytest.mark.parametrize(
+    ("cmd", "name"),
+    [("docker build -q .", None), ("docker build --quiet -t x .", None), ("docker image build -q .", None),
+     ("docker build -t x .", "docker-build"), ("docker build --quietly-named-tag .", "docker-build")],
+)  # fmt: skip
+def test_quiet_build_prints_only_the_id_and_gets_no_filter(cmd: str, name: str | None) -> None:
+    """-q prints the bare 64-hex id that the build filter drops: such a build is not matched (runs raw)."""
+    from rtk import filters
+
+    spec = filters.resolve(cmd.split())
+    assert (spec.name if spec is not None else None) == name

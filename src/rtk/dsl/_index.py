@@ -85,7 +85,7 @@ MATCH: dict[str, str] = {
     'docker-images': '^docker\\s+(images|image\\s+(ls|list))(?!.*\\s(--format|-q|--quiet)(\\s|=|$))(\\s|$)',
     'docker-compose-ps': '^docker\\s+compose(\\s+(-f|-p|--file|--project-name)\\s+\\S+)*\\s+ps(?!.*\\s(--format|-q|--quiet|--services)(\\s|=|$))(\\s|$)|^docker-compose\\s+((-f|-p)\\s+\\S+\\s+)*ps(?!.*\\s(-q|--quiet|--services)(\\s|=|$))(\\s|$)',
     'docker-compose': '^docker\\s+compose(\\s+(-f|-p|--file|--project-name)\\s+\\S+)*\\s+(up\\s+(.*\\s)?(-d|--detach)|down|start|stop|restart|pull|create)(\\s|$)|^docker-compose\\s+((-f|-p)\\s+\\S+\\s+)*(up\\s+(.*\\s)?(-d|--detach)|down|start|stop|restart|pull|create)(\\s|$)',
-    'docker-build': '^docker\\s+(image\\s+)?build(\\s|$)|^docker\\s+compose(\\s+(-f|-p|--file|--project-name)\\s+\\S+)*\\s+build(\\s|$)',
+    'docker-build': '^docker\\s+(image\\s+)?build(?!.*\\s(-q|--quiet)(\\s|=|$))(\\s|$)|^docker\\s+compose(\\s+(-f|-p|--file|--project-name)\\s+\\S+)*\\s+build(\\s|$)',
     'docker-run': '^docker\\s+(container\\s+)?(run|exec)(?!.*\\s(-[a-zA-Z]*[it][a-zA-Z]*|--interactive|--tty)(\\s|=|$))\\s',
     'docker-logs': '^docker\\s+((container\\s+)?logs|compose(\\s+(-f|-p|--file|--project-name)\\s+\\S+)*\\s+logs)(?!.*\\s(-[a-zA-Z]*f[a-zA-Z]*|--follow)(\\s|=|$))(\\s|$)|^docker-compose\\s+((-f|-p)\\s+\\S+\\s+)*logs(?!.*\\s(-[a-zA-Z]*f[a-zA-Z]*|--follow)(\\s|=|$))(\\s|$)',
     'docker-logs-follow': '^docker\\s+((container\\s+)?logs|compose(\\s+(-f|-p|--file|--project-name)\\s+\\S+)*\\s+logs)\\s(.*\\s)?(-[a-zA-Z]*f[a-zA-Z]*|--follow)(\\s|$)|^docker-compose\\s+((-f|-p)\\s+\\S+\\s+)*logs\\s(.*\\s)?(-[a-zA-Z]*f[a-zA-Z]*|--follow)(\\s|$)',

@@ -106,7 +106,7 @@ def apply(d: dict[str, Any], text: str, exit_code: int = 0) -> Result:
     if d.get("table_cells"):
         from rtk.dsl.table import table_cells
 
-        lines = table_cells(lines)
+        lines = table_cells(lines, common=bool(d.get("table_common")))
     # 2. replace, line by line, rules chained
     for pattern, replacement in d.get("replace") or ():
         p = rx(pattern)

@@ -25,6 +25,7 @@ FIELDS: dict[str, tuple[str, Any]] = {
     "match_command": ("regex", None),
     "strip_ansi": ("bool", False),
     "table_cells": ("bool", False),
+    "table_common": ("bool", False),
     "replace": ("replace", []),
     "match_output": ("match_output", []),
     "strip_lines_matching": ("regexes", []),

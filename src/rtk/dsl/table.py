@@ -132,7 +132,31 @@ def _fits(rows: list[str], line: str) -> bool:
     return all(line[a : (None if k == last else b)].strip() for k, (a, b) in enumerate(after))
 
 
-def table_cells(lines: list[str]) -> list[str]:
+# Rows a table needs before a column with one value in all of them is said once (``common``).
+COMMON_MIN_ROWS = 3
+
+
+def _lift_common(table: list[str]) -> list[str]:
+    """A tab-separated table with each column whose cell is the same in every row said once, above it.
+
+    ``same in all N rows: IMAGE=busybox:latest<TAB>PORTS=`` (the value is everything after the
+    first ``=``; nothing after it: an empty cell), then the headings and rows without those
+    columns. Left as it is with fewer than ``COMMON_MIN_ROWS`` rows, when every column is the
+    same (nothing would be left to tell the rows apart), or when saying it once is not shorter.
+    """
+    head, rows = table[0].split("\t"), [r.split("\t") for r in table[1:]]
+    if len(rows) < COMMON_MIN_ROWS or any(len(r) != len(head) for r in rows):
+        return table
+    same = [k for k in range(len(head)) if all(r[k] == rows[0][k] for r in rows)]
+    if not same or len(same) == len(head):
+        return table
+    keep = [k for k in range(len(head)) if k not in same]
+    note = f"same in all {len(rows)} rows: " + "\t".join(f"{head[k]}={rows[0][k]}" for k in same)
+    lifted = [note, *("\t".join(r[k] for k in keep) for r in [head, *rows])]
+    return lifted if len("\n".join(lifted)) < len("\n".join(table)) else table
+
+
+def table_cells(lines: list[str], common: bool = False) -> list[str]:
     """Every aligned table in ``lines`` (``docker ps``, ``lsof``, ``netstat``) with each cell once, tab-separated.
 
     A table is a run of lines with padding inside, its first line the headings (no bare
@@ -142,6 +166,7 @@ def table_cells(lines: list[str]) -> list[str]:
     every line of the table is blank, so a left- or right-aligned cell is read whole and an
     empty cell stays, as nothing between two tabs, with its neighbours in their columns.
     Anything of another shape (one column, no row, headings run together) is left as printed.
+    With ``common``, a column whose cell is the same in every row is said once (``_lift_common``).
     """
     out: list[str] = []
     i, n = 0, len(lines)
@@ -159,6 +184,7 @@ def table_cells(lines: list[str]) -> list[str]:
                 fitted += 1
             j += 1
         block = lines[i:j]
-        out.extend(_table(block) or block)
+        cells = _table(block)
+        out.extend(block if cells is None else _lift_common(cells) if common else cells)
         i = j
     return out

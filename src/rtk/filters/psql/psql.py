@@ -1,4 +1,7 @@
-"""Filter for ``psql -c/-f/-l``: aligned result tables and expanded records without borders, every value kept."""
+"""Filter for ``psql -c/-f/-l``: aligned result tables and expanded records without borders, every value kept.
+
+A column with one value in every row of a table of three rows or more is said once above it (``_common``).
+"""
 
 from __future__ import annotations
 
@@ -62,7 +65,8 @@ def _table(lines: list[str], start: int, out: list[str]) -> int:
     header = lines[start - 1]
     if len(spans) > 1 and header.count("|") < len(spans) - 1:
         raise Unrecognized("header does not match the rule line")
-    out[-1] = "|".join(_cells(header, spans))
+    head = _cells(header, spans)
+    rows: list[list[str]] = []
     i = start + 1
     while i < len(lines):
         line = lines[i]
@@ -70,9 +74,46 @@ def _table(lines: list[str], start: int, out: list[str]) -> int:
             break
         if len(spans) > 1 and line.count("|") < len(spans) - 1:
             break  # not a row of this table (a command tag or a message after it)
-        out.append("|".join(_cells(line, spans)))
+        rows.append(_cells(line, spans))
         i += 1
+    out.pop()
+    out.extend("|".join(r) for r in _common(head, rows))
     return i
+
+
+COMMON_MIN_ROWS = 3  # rows a table needs before a column with one value in all of them is said once
+
+
+def _common(head: list[str], rows: list[list[str]]) -> list[list[str]]:
+    """The headings and rows, each column whose value is the same in every row said once, first.
+
+    ``same in all 8 rows: Schema=public|Type=table|Owner=postgres`` (``psql -c "\\dt"`` of one schema, a
+    query filtered on a column), then the headings and rows without those columns. A line that
+    goes on a value of the line before (after its `` +``) is no row of its own: such a column
+    is said once only when it is empty there. Left as it is with fewer than ``COMMON_MIN_ROWS``
+    rows, when a heading holds ``=`` or ``|`` (the note would not read back), when every column is the
+    same, or when saying it once is not shorter.
+    """
+    whole = [head, *rows]
+    starts = [k for k, r in enumerate(rows) if k == 0 or not any(c.endswith(" +") for c in rows[k - 1])]
+    if len(starts) < COMMON_MIN_ROWS or any("=" in h or "|" in h for h in head):
+        return whole
+    first = rows[0]
+    same = [
+        c
+        for c in range(len(head))
+        if all(rows[k][c] == first[c] for k in starts)
+        and all(not rows[k][c] for k in range(len(rows)) if k not in starts)
+        and "|" not in first[c]
+        and not first[c].endswith(" +")
+    ]
+    if not same or len(same) == len(head):
+        return whole
+    keep = [c for c in range(len(head)) if c not in same]
+    note = f"same in all {len(starts)} rows: " + "|".join(f"{head[c]}={first[c]}" for c in same)
+    lifted = [[note], *([r[c] for c in keep] for r in whole)]
+    size = sum(len("|".join(r)) + 1 for r in lifted)
+    return lifted if size < sum(len("|".join(r)) + 1 for r in whole) else whole
 
 
 def _records(lines: list[str]) -> str:
