@@ -180,13 +180,17 @@ def test_regrouped_locations_are_present() -> None:
 # Fixed earlier: dmesg's head/tail cut keeps its problem lines in place; rtk summary keeps a panic's message;
 # gh-api/actions-runs and run-jobs (gh's minified JSON, "conclusion":"failure" on its one line) are read
 # as JSON values (rtk.factjson), each failure found in its row of the table view.
-KNOWN_RESTORATIONS: dict[str, int] = {
-    # Not a filter loss: rg -C names a context line `path-text`; on `src/svc/http/client.py-            except
-    # ConnectionError:` (a marker line) the extractor reads the token `src/svc/http/client.py-`, separator
-    # included, as a listed path, which no header `src/svc/http/client.py (4):` can hold. The line is kept
-    # (`-            except ConnectionError:` under its file). To fix in rtk.facts (the fact guard's family).
-    "rg/context-indented": 1,
-}
+KNOWN_RESTORATIONS: dict[str, int] = {}
+
+
+def test_grep_context_separator_is_not_part_of_a_listed_path() -> None:
+    # rg/grep -A/-B/-C name a context line ``path-text`` (``path-12-text`` with -n): on a marker line the
+    # path is ``path``, which the grouped output's ``path (4):`` header holds (rg/context-indented was restored).
+    assert ("path", "src/svc/http/client.py", "") in facts.line_facts(
+        "src/svc/http/client.py-            except ConnectionError:"
+    )
+    assert ("path", "src/a.py", "") in facts.line_facts("src/a.py-12-    raise ValueError('x')  # error")
+    assert ("path", "a/b-c-", "") in facts.line_facts("a/b-c- error")  # no file name before the dash: as written
 
 
 def test_restorations_on_the_fixtures_are_only_the_known_filter_bugs() -> None:

@@ -194,7 +194,18 @@ def token_facts(tok: str, listing: bool, failing: bool, early: bool = True) -> I
         # hex deep in a line is an address or register, and one in parentheses a build id.
         yield ("hash", t, "")
     elif listing and _pathlike(t) and tok[0] not in "-[(":
-        yield ("path", t, "")
+        yield ("path", _context_path(t), "")
+
+
+def _context_path(t: str) -> str:
+    """A listed path without grep's context separator: ``path-`` and ``path-12-`` (``-A/-B/-C`` lines) name ``path``."""
+    if not t.endswith("-"):
+        return t
+    stem = t[:-1]
+    num = stem.rstrip("0123456789")
+    if num != stem and num.endswith("-"):
+        stem = num[:-1]
+    return stem if _has_ext(stem.rsplit("/", 1)[-1]) else t
 
 
 # Word splitting for presence checks keeps ``/``, ``_`` and ``-``.
