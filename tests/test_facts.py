@@ -193,6 +193,14 @@ def test_grep_context_separator_is_not_part_of_a_listed_path() -> None:
     assert ("path", "a/b-c-", "") in facts.line_facts("a/b-c- error")  # no file name before the dash: as written
 
 
+def test_a_tap_test_number_is_a_position_not_a_fact() -> None:
+    # ``not ok 3 - currency``: the name says which test; a filter naming the failing test by name keeps it
+    # (npm-run/test-node-failures was restored for the "3" until a location happened to hold one).
+    _named, numbers, content = facts.details("not ok 3 - currency")
+    assert numbers == [] and content == ["currency"]
+    assert facts.details("not ok 3 - currency (code 17)")[1] == ["17"]  # other numbers still count
+
+
 def test_restorations_on_the_fixtures_are_only_the_known_filter_bugs() -> None:
     got = {}
     for path in PATHS:

@@ -434,6 +434,8 @@ def details(value: str) -> tuple[list[str], list[str], list[str]]:
     for i, tok in enumerate(tokens):
         t = tok.strip(_STRIP + ".:!?;")
         if t.isdigit():
+            if i and tokens[i - 1].lower() == "ok":
+                continue  # TAP's test number (``not ok 3 - name``): a position, the name says which test
             nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
             if t != "0" and not (tok[-1].isdigit() and nxt[:1].isalpha()):  # "3 failed" is a count
                 numbers.append(t)
