@@ -10,12 +10,13 @@ WILD = "<*>"
 class Template:
     """One cluster of lines: its tokens (``<kind>`` / ``<*>`` where lines differ) and how many lines it has."""
 
-    __slots__ = ("count", "id", "toks")
+    __slots__ = ("count", "id", "nums", "toks")
 
     def __init__(self, tid: int, toks: list[str]) -> None:
         self.id = tid
         self.toks = toks
         self.count = 0
+        self.nums: set[int] = set()  # places where a line of it had a number (``group_key``)
 
     def text(self) -> str:
         return " ".join(self.toks)
@@ -25,6 +26,25 @@ class Exact(Template):
     """The template of one kind of JSON log event: its level, message and field names with their kinds, exactly."""
 
     __slots__ = ()
+
+
+def group_key(t: Template, masks: list[str]) -> tuple[object, ...]:
+    """The group of a line of template ``t``: the template and the kind of each of the line's variable fields.
+
+    Lines Drain merged whose variable fields are of other kinds (a quoted name where the others have
+    a path) are another kind of line, grouped apart so that a rare one stays whole. A lone ``-`` (no
+    value: Apache's size of a response without a body, ``200 -`` where others log ``200 1534``) at a
+    place where the template's lines had a number is that number's kind: the same kind of line.
+    """
+    key: list[object] = [t.id]
+    for i, m in enumerate(masks):
+        if m[:1] == "<" and m[-1:] == ">":
+            key.append((i, m))
+            if m == "<n>":
+                t.nums.add(i)
+        elif m == "-" and i in t.nums and t.toks[i] == WILD:
+            key.append((i, "<n>"))
+    return tuple(key)
 
 
 def _variable(tok: str) -> bool:
