@@ -46,3 +46,27 @@ def test_a_dash_joins_a_number_only_where_the_template_had_numbers() -> None:
     keys = [group_key(m.add(masked(ln)[1]), masked(ln)[1]) for ln in words]
     assert len(set(keys)) == 1
     assert all(len(k) == 1 for k in keys)  # the template only: no field is of a kind
+
+
+def ids(lines: list[str]) -> list[int]:
+    m = Miner()
+    return [m.add(masked(ln)[1]).id for ln in lines]
+
+
+def test_a_file_name_ending_a_short_line_is_no_key_of_the_tree() -> None:
+    # gzip's quiet make: ``  CC       gzip.o`` x64 were 63 templates (both tokens keyed), all shown; drain3 and
+    # ours now make one ``CC <*>`` (tests/fold/test_drain3_agreement.py).
+    got = ids([f"  CC       {n}.o" for n in ("gzip", "bits", "crypt", "deflate", "inflate", "lzw", "trees")])
+    assert len(set(got)) == 1
+    # a word after another form (a file name) was seen there is a value too: ``GEN version.c`` then ``GEN zcat``
+    assert len(set(ids(["  GEN      version.c", "  GEN      alloca.h", "  GEN      zcat", "  GEN      zless"]))) == 1
+
+
+def test_a_word_ending_a_short_line_seen_in_few_forms_is_a_kind_of_line() -> None:
+    # pip's setuptools steps: each ``running <step>`` is a fact (a rare line); Drain's rule merged them.
+    steps = ["egg_info", "dist_info", "bdist_wheel", "build", "build_py", "install", "install_lib"]
+    got = ids([f"  running {s}" for s in steps])
+    assert len(set(got)) == len(steps)
+    # ...up to LAST_KEYS words after the same first token: then the rest are one template
+    many = ids([f"  running step{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(40)])
+    assert len(set(many)) == 17

@@ -47,6 +47,23 @@ def group_key(t: Template, masks: list[str]) -> tuple[object, ...]:
     return tuple(key)
 
 
+LAST_KEYS = 16  # a node keys at most this many words that end a line (``_last_key``)
+
+
+def _last_key(tok: str, node: dict[object, object]) -> bool:
+    """Whether the last token of a short line (all its tokens in the prefix; not the only one) is a key of the tree.
+
+    Drain never keys the last token: it is most often a value (``CC gzip.o``, ``GEN alloca.h``: one
+    template ``CC <*>``, the similarity merging the file names). A word (letters, ``_``, ``-``; no ``.``
+    or ``/``) where no other form was seen after the same first tokens (no file name, number...: no
+    ``<*>`` child) is a kind of line, as pip's ``running build`` and ``running install`` are: each stays
+    a template (rare, shown whole), up to :data:`LAST_KEYS` words a node.
+    """
+    if tok in node:
+        return True
+    return WILD not in node and len(node) < LAST_KEYS and tok.replace("_", "").replace("-", "").isalpha()
+
+
 def _variable(tok: str) -> bool:
     return tok == WILD or (tok[:1] == "<" and tok[-1:] == ">" and len(tok) > 2)
 
@@ -103,10 +120,13 @@ class Miner:
         """
         full = len(self.templates) >= self.max_templates
         node = self._child(self.root, len(toks), full)
-        for tok in toks[: self.depth - 2]:
+        last = len(toks) - 1
+        for j, tok in enumerate(toks[: self.depth - 2]):
             if node is None:
                 break
             key = WILD if _variable(tok) or any(c.isdigit() for c in tok) else tok
+            if j == last and j and key != WILD and not _last_key(tok, node):
+                key = WILD
             nxt = self._child(node, key, full)
             if nxt is None and len(node) >= self.max_children - 1:
                 nxt = self._child(node, WILD, full)
