@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from foldways import WAYS
+from foldways import WAYS, by_block
 
 from rtk.fold.mask import masked
 from rtk.fold.miner import Miner, group_key
@@ -70,3 +70,48 @@ def test_a_word_ending_a_short_line_seen_in_few_forms_is_a_kind_of_line() -> Non
     # ...up to LAST_KEYS words after the same first token: then the rest are one template
     many = ids([f"  running step{chr(97 + i // 26)}{chr(97 + i % 26)}" for i in range(40)])
     assert len(set(many)) == 17
+
+
+def checks(answers: list[str], what: str = "h{}.h...") -> list[str]:
+    """``checking for WHAT ANSWER`` lines (``{}`` the check's number) between a few other lines, and a long build."""
+    out = [f"checking for {what.format(i)} {a}" for i, a in enumerate(answers)]
+    build = [f"gcc -c -o obj/u{i}.o src/u{i}.c" for i in range(300)]  # long enough to fold live too
+    return ["configure: starting", *build, *out, "configure: creating ./config.status", "config.status: done", "ok"]
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_a_rare_answer_in_a_group_of_nine_is_shown(way: object) -> None:
+    # gzip-configure: ``checking for sys/stat.h... yes`` and 8 more header paths (a group of its own: a path is
+    # another kind of field than a word), 2 of them ``no``. 9 lines: more than a rare template (5), fewer than
+    # the 10 the once rule asked for: the fold line listed ``yes ×7, no ×2`` and showed neither ``no`` line.
+    answers = ["yes", "yes", "no", "yes", "yes", "yes", "yes", "yes", "no"]
+    lines = checks(answers, "sys/h{}.h...")
+    out = way(lines)  # type: ignore[operator]
+    assert "checking for sys/h2.h... no" in out
+    assert "checking for sys/h8.h... no" in out
+    assert "checking for sys/h5.h... yes" not in out  # the yes lines fold
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_an_answer_seen_three_times_in_a_listed_field_of_words_is_shown(way: object) -> None:
+    # gzip-configure: 25 ``checking for X Y... ANSWER`` lines, ``yes`` x21, ``no`` x3, another once. The fold line
+    # lists the counts (3 values), so only values seen at most twice were shown: not which three said no.
+    answers = ["yes"] * 25
+    for i in (19, 20, 21):
+        answers[i] = "no"
+    answers[3] = "(cached)"
+    lines = checks(answers, "struct s{}.st_x...")
+    out = way(lines)  # type: ignore[operator]
+    for i in (19, 20, 21):
+        assert f"checking for struct s{i}.st_x... no" in out
+    assert "checking for struct s10.st_x... yes" not in out
+
+
+def test_a_listed_value_seen_six_times_stays_counted() -> None:
+    # apt-get install -s: ``[all])`` x6 beside ``[amd64])`` x168 is counted by the fold line, not shown (6 > 5).
+    answers = ["yes"] * 60
+    for i in (5, 15, 25, 35, 45, 55):
+        answers[i] = "no"
+    got = by_block(checks(answers, "struct s{}.st_x..."))
+    assert "checking for struct s15.st_x... no" not in got
+    assert any("no ×6" in o for o in got)
