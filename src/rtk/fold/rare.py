@@ -43,14 +43,15 @@ def _rare(g: Group, vals: dict[str, int], listed: bool, merged: bool) -> list[st
 def once(g: Group) -> list[tuple[int, str]]:
     """The lines (number, text) holding a rare value of a field with few values.
 
-    A group of at least :data:`ONCE_MIN` lines whose field has few values (:data:`VALUES`, or
+    A group of at least :data:`SMALL` lines whose field has few values (:data:`VALUES`, or
     :data:`WORDS` for a field of words or the first word of a quoted field, ``"HEAD /a HTTP/1.1"``)
     and one seen at least :data:`ONCE_MIN` // 2 times: in a group of at least :data:`LARGE` lines, in a
     field whose counts the fold line does not show (more values than it lists, :data:`VALUES`, or a first
     word, whose whole field has more), every other value seen at most :data:`FEW` times is rare where one
     value fills 90% of the field, and every other value is where one fills 3/4 and each other is seen at
     most :data:`FEW` times; else at most :data:`ONCE_MAX` values seen at most :data:`TWICE` times (or
-    those seen once) are. Such a value is an
+    those seen once; :data:`SEEN` times in a field of words where one value fills 3/4 of the group) are.
+    Such a value is an
     anomaly (a will message among sensor readings, ``exit_group(2`` among ``close(3``, configure's
     ``... no`` among ``... yes``, a ``HEAD`` request among ``GET``), not shown by a count in the fold
     line; its lines are shown. Only fields of words and names (:data:`_NAMES`) and numbers whose
