@@ -31,10 +31,13 @@ def test_a_topic_seen_twice_shows_both_lines(way: object) -> None:
 
 
 @pytest.mark.parametrize("way", WAYS)
-def test_a_value_seen_three_times_is_only_counted(way: object) -> None:
-    lines = checks(200, {40: "no", 90: "no", 150: "no"})
+def test_a_value_seen_six_times_is_only_counted(way: object) -> None:
+    # (was: seen three times. Since session "foldfacts" a value seen at most 5 times in a field of words beside
+    # one filling 3/4 of the group is shown, its count in the fold line not saying which lines: rare.SEEN)
+    odd = {40: "no", 60: "no", 90: "no", 120: "no", 150: "no", 170: "no"}
+    lines = checks(200, odd)
     out = way(lines)  # type: ignore[operator]
-    assert not any(ln in out for ln in (lines[41], lines[91], lines[151]))
+    assert not any(lines[i + 1] in out for i in odd)
 
 
 @pytest.mark.parametrize("way", WAYS)

@@ -21,7 +21,7 @@ from rtk.fold.markers import (
     level_in_digits,
 )
 from rtk.fold.mask import mask, spans, tokens
-from rtk.fold.miner import Miner, Template
+from rtk.fold.miner import Miner, Template, group_key
 from rtk.fold.repeat import close_block
 from rtk.fold.requests import Requests
 from rtk.fold.section import end_section, header, section_line
@@ -281,9 +281,7 @@ class Folder:
             hit[0].count += 1
             return hit[0], hit[1], sig
         t = self.miner.exact(masks) if exact else self.miner.add(masks)
-        # Lines Drain merged but whose variable fields are of other kinds (a quoted name where
-        # the others have a path) are another kind of line: grouped apart, so a rare one stays whole.
-        full = (t.id, *[(i, m) for i, m in enumerate(masks) if m[:1] == "<" and m[-1:] == ">"])
+        full = group_key(t, masks)  # lines whose variable fields are of other kinds are grouped apart
         key = self._keys.get(full)
         if key is None:  # the key as a small number: looked up for every line
             if len(self._keys) > CACHE:

@@ -10,12 +10,13 @@ WILD = "<*>"
 class Template:
     """One cluster of lines: its tokens (``<kind>`` / ``<*>`` where lines differ) and how many lines it has."""
 
-    __slots__ = ("count", "id", "toks")
+    __slots__ = ("count", "id", "nums", "toks")
 
     def __init__(self, tid: int, toks: list[str]) -> None:
         self.id = tid
         self.toks = toks
         self.count = 0
+        self.nums: set[int] = set()  # places where a line of it had a number (``group_key``)
 
     def text(self) -> str:
         return " ".join(self.toks)
@@ -25,6 +26,42 @@ class Exact(Template):
     """The template of one kind of JSON log event: its level, message and field names with their kinds, exactly."""
 
     __slots__ = ()
+
+
+def group_key(t: Template, masks: list[str]) -> tuple[object, ...]:
+    """The group of a line of template ``t``: the template and the kind of each of the line's variable fields.
+
+    Lines Drain merged whose variable fields are of other kinds (a quoted name where the others have
+    a path) are another kind of line, grouped apart so that a rare one stays whole. A lone ``-`` (no
+    value: Apache's size of a response without a body, ``200 -`` where others log ``200 1534``) at a
+    place where the template's lines had a number is that number's kind: the same kind of line.
+    """
+    key: list[object] = [t.id]
+    for i, m in enumerate(masks):
+        if m[:1] == "<" and m[-1:] == ">":
+            key.append((i, m))
+            if m == "<n>":
+                t.nums.add(i)
+        elif m == "-" and i in t.nums and t.toks[i] == WILD:
+            key.append((i, "<n>"))
+    return tuple(key)
+
+
+LAST_KEYS = 16  # a node keys at most this many words that end a line (``_last_key``)
+
+
+def _last_key(tok: str, node: dict[object, object]) -> bool:
+    """Whether the last token of a short line (all its tokens in the prefix; not the only one) is a key of the tree.
+
+    Drain never keys the last token: it is most often a value (``CC gzip.o``, ``GEN alloca.h``: one
+    template ``CC <*>``, the similarity merging the file names). A word (letters, ``_``, ``-``; no ``.``
+    or ``/``) where no other form was seen after the same first tokens (no file name, number...: no
+    ``<*>`` child) is a kind of line, as pip's ``running build`` and ``running install`` are: each stays
+    a template (rare, shown whole), up to :data:`LAST_KEYS` words a node.
+    """
+    if tok in node:
+        return True
+    return WILD not in node and len(node) < LAST_KEYS and tok.replace("_", "").replace("-", "").isalpha()
 
 
 def _variable(tok: str) -> bool:
@@ -83,10 +120,13 @@ class Miner:
         """
         full = len(self.templates) >= self.max_templates
         node = self._child(self.root, len(toks), full)
-        for tok in toks[: self.depth - 2]:
+        last = len(toks) - 1
+        for j, tok in enumerate(toks[: self.depth - 2]):
             if node is None:
                 break
             key = WILD if _variable(tok) or any(c.isdigit() for c in tok) else tok
+            if j == last and j and key != WILD and not _last_key(tok, node):
+                key = WILD
             nxt = self._child(node, key, full)
             if nxt is None and len(node) >= self.max_children - 1:
                 nxt = self._child(node, WILD, full)

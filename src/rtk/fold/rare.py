@@ -12,10 +12,18 @@ if TYPE_CHECKING:
 # fills 90% of it, every other value seen at most FEW times is rare; where one fills 3/4 and every other value
 # is seen at most FEW times, every other value is (session "foldgoals" had 100 lines and 90% only).
 LARGE = 20
+# A group of at least this many lines (one more than a rare template, whose lines are all shown) is looked at
+# (group.ONCE_MIN, 10, before session "foldfacts": a group of 6-9 lines had none of its rare values shown).
+SMALL = 6
+SEEN = 5  # as many lines as a rare template has at most (summary.RARE + 1): see _rare's ``merged``
 
 
-def _rare(g: Group, vals: dict[str, int], listed: bool) -> list[str]:
-    """The rare values of a field with these counts (see :func:`once`); ``listed``: the fold line lists them."""
+def _rare(g: Group, vals: dict[str, int], listed: bool, merged: bool) -> list[str]:
+    """The rare values of a field with these counts (see :func:`once`); ``listed``: the fold line lists them.
+
+    ``merged``: a field of words (``<*>``: constants the miner merged), whose values' counts in the fold
+    line (``yes ×21, no ×3``) do not say which lines they are: listed or not, the 3/4 rule applies.
+    """
     top = max(vals.values())
     if len(vals) < 2 or top < ONCE_MIN // 2:
         return []
@@ -26,7 +34,7 @@ def _rare(g: Group, vals: dict[str, int], listed: bool) -> list[str]:
         others = [v for v, n in vals.items() if n != top]
         if len(others) == len(vals) - 1 and all(vals[v] <= FEW for v in others):
             return others  # one usual value and only a few of each other: every other is an exception
-    rare = [v for v, n in vals.items() if n <= TWICE]
+    rare = [v for v, n in vals.items() if n <= (SEEN if merged and top * 4 >= g.count * 3 else TWICE)]
     if len(rare) > ONCE_MAX:  # too many seen twice: those seen once, as when only they counted
         rare = [v for v in rare if vals[v] == 1]
     return rare if len(rare) <= ONCE_MAX else []
@@ -35,14 +43,15 @@ def _rare(g: Group, vals: dict[str, int], listed: bool) -> list[str]:
 def once(g: Group) -> list[tuple[int, str]]:
     """The lines (number, text) holding a rare value of a field with few values.
 
-    A group of at least :data:`ONCE_MIN` lines whose field has few values (:data:`VALUES`, or
+    A group of at least :data:`SMALL` lines whose field has few values (:data:`VALUES`, or
     :data:`WORDS` for a field of words or the first word of a quoted field, ``"HEAD /a HTTP/1.1"``)
     and one seen at least :data:`ONCE_MIN` // 2 times: in a group of at least :data:`LARGE` lines, in a
     field whose counts the fold line does not show (more values than it lists, :data:`VALUES`, or a first
     word, whose whole field has more), every other value seen at most :data:`FEW` times is rare where one
     value fills 90% of the field, and every other value is where one fills 3/4 and each other is seen at
     most :data:`FEW` times; else at most :data:`ONCE_MAX` values seen at most :data:`TWICE` times (or
-    those seen once) are. Such a value is an
+    those seen once; :data:`SEEN` times in a field of words where one value fills 3/4 of the group) are.
+    Such a value is an
     anomaly (a will message among sensor readings, ``exit_group(2`` among ``close(3``, configure's
     ``... no`` among ``... yes``, a ``HEAD`` request among ``GET``), not shown by a count in the fold
     line; its lines are shown. Only fields of words and names (:data:`_NAMES`) and numbers whose
@@ -51,7 +60,7 @@ def once(g: Group) -> list[tuple[int, str]]:
     a line) shows the lines of its small directories (:class:`~rtk.fold.listing.Listing`).
     Its head is shown already.
     """
-    if g.count < ONCE_MIN or len(g.template.toks) != len(g.head):
+    if g.count < SMALL or len(g.template.toks) != len(g.head):
         return []
     found: dict[int, str] = {}
     fields: list[tuple[int, dict[str, int] | None]] = [(-1 - i, v) for i, v in g.words.items()]
@@ -66,7 +75,8 @@ def once(g: Group) -> list[tuple[int, str]]:
         if vals is None:
             continue
         whole = g.field(-1 - i) if i < 0 else vals  # a first word: listed when its whole field is
-        for v in _rare(g, vals, whole is not None and len(whole) <= VALUES):
+        merged = i >= 0 and g.template.toks[i] == "<*>"
+        for v in _rare(g, vals, whole is not None and len(whole) <= VALUES, merged):
             hits = [g.firsts.get((i, v)), *(g.firsts.get((i, v, k)) for k in range(2, min(vals[v], FEW) + 1))]
             if hits[0] is None and g.sigs is not None:  # a constant token where lines differ: by kind of line
                 hits = [g.firsts.get(k) for s, n in g.sigs.items() if s[i] == v for k in sig_keys(s, n)]
