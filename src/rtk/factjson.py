@@ -249,7 +249,7 @@ def analyse(
     if "\\n" in texts:
         texts = texts.replace("\\n", "\n")
         marked = _marked(body)
-    elif counted or exhaustive:  # (the line guard then does not split the text: a counted cut reads it whole)
+    elif counted or exhaustive:  # (the line guard may then read the text without splitting it: a counted cut)
         marked = _marked(body)
     else:  # the pieces split and set once, for the marked strings and the line guard
         pieces = texts.split("\n")
