@@ -71,6 +71,7 @@ def line_missing(
     exhaustive: bool = False,
     out: Output | None = None,
     moved: dict[str, str] | None = None,
+    split: tuple[list[str], set[str]] | None = None,
 ) -> dict[Fact, int]:
     """``missing`` for text: the facts of ``raw``'s lines (``out``: ``compact`` prepared, when already at hand).
 
@@ -80,6 +81,7 @@ def line_missing(
     line with the extractor, not only those the C-speed scan (``rtk.factscan``) names (the
     reference the tests compare the fast path with). ``moved``: the filter's report of the lines
     it regrouped (``filterapi.Filtered.moved``), which the scan checks before it relies on it.
+    ``split``: ``raw.split("\\n")`` and the set of its lines, when the caller already has them (``rtk.factjson``).
     """
     if out is None:
         out = Output(compact)
@@ -91,8 +93,8 @@ def line_missing(
     elif counted and len(compact) * COUNTED_RAW < len(raw):
         todo = scan_counted(raw, compact)  # the same lines, without splitting and hashing every raw line
     if todo is None:
-        rawlines = raw.split("\n")
-        todo = _dropped(rawlines, compact.split("\n"), compact, out, counted, moved)
+        rawlines, distinct = split if split is not None else (raw.split("\n"), None)
+        todo = _dropped(rawlines, compact.split("\n"), compact, out, counted, moved, distinct)
     if not todo:
         return {}
     # Tags are counted over every line that may hold one (each holds a marker word, so the scan names it).
@@ -147,9 +149,13 @@ def _dropped(
     out: Output,
     counted: bool = False,
     moved: dict[str, str] | None = None,
+    distinct: set[str] | None = None,
 ) -> list[str]:
-    """Lines the compact output printed as they are, and repeats, go in C (set operations); then the scan."""
-    lines = set(rawlines)
+    """Lines the compact output printed as they are, and repeats, go in C (set operations); then the scan.
+
+    ``distinct``: ``set(rawlines)`` when the caller has it (not changed here).
+    """
+    lines = set(rawlines) if distinct is None else distinct.copy()
     lines.difference_update(kept)
     lines.discard("")
     return scan(lines, compact, out, counted, moved)
