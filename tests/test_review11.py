@@ -94,3 +94,92 @@ def test_claude_hook_refuses_a_denied_program_run_by_another(line: str, isolated
     doc = json.loads(out)
     assert code == 0 and doc["hookSpecificOutput"]["permissionDecision"] == "deny", doc
     assert "updatedInput" not in doc["hookSpecificOutput"]
+
+
+# --- OpenCode: its own permission patterns (opencode.json "permission" -> "bash") see the rewritten command.
+
+
+def _opencode(tmp_path: Path, config: str, *cmd: str, env: dict[str, str] | None = None) -> tuple[int, str]:
+    import os
+    import subprocess
+
+    from helpers import rtk_argv
+
+    proj = tmp_path / "proj"
+    proj.mkdir(exist_ok=True)
+    (proj / "opencode.json").write_text(config)
+    run_env = dict(os.environ, **(env or {}))
+    r = subprocess.run(rtk_argv("rewrite", "--host", "opencode", "--", *cmd), cwd=proj, env=run_env,
+                       capture_output=True, text=True, timeout=60)  # fmt: skip
+    return r.returncode, r.stdout.strip()
+
+
+OPENCODE_ASK_PUSH = (
+    '{\n  // the user\'s rules\n  "permission": {"bash": {"*": "allow", "git push*": "ask", "rm *": "deny",}}\n}'
+)
+
+
+@pytest.mark.parametrize("line", ["git push", "git push origin main", "git status && git push --force", "git push *"])
+def test_opencode_never_rewrites_a_command_out_of_its_ask_pattern(
+    line: str, isolated_home: Path, tmp_path: Path
+) -> None:
+    code, out = _opencode(tmp_path, OPENCODE_ASK_PUSH, line)
+    assert (code, out) == (1, ""), out
+
+
+def test_opencode_still_rewrites_what_its_patterns_treat_alike(isolated_home: Path, tmp_path: Path) -> None:
+    assert _opencode(tmp_path, OPENCODE_ASK_PUSH, "git status") == (3, "rtk git status")
+    # "git *": "allow" covers git status, not rtk git status: a rewrite asks more, never less
+    assert _opencode(tmp_path, '{"permission": {"bash": {"*": "ask", "git *": "allow"}}}', "git status") == (
+        3,
+        "rtk git status",
+    )
+    assert _opencode(tmp_path, '{"permission": "allow"}', "git log") == (3, "rtk git log")
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        '{"permission": {"bash": {"git push": "ask"}}}',  # no "*": OpenCode's default is not assumed to ask
+        '{"agent": {"build": {"permission": {"bash": {"git push *": "ask"}}}}}',  # an agent's own rules
+        '{"permission": {"bash": "ask", "*": "allow"}, "agent": {"plan": {"permission": {"bash": {"git p?sh": "deny"}}}}}',
+        '{"permission": {"bash": {"git push": 1}}}',  # not an action: cannot be judged
+        '{"permission": [',  # not JSON: cannot be judged
+    ],
+)
+def test_opencode_rules_from_every_source_keep_git_push(config: str, isolated_home: Path, tmp_path: Path) -> None:
+    assert _opencode(tmp_path, config, "git push") == (1, "")
+
+
+def test_opencode_rules_from_the_environment_keep_git_push(isolated_home: Path, tmp_path: Path) -> None:
+    env = {"OPENCODE_PERMISSION": '{"bash": {"*": "allow", "git push*": "ask"}}'}
+    assert _opencode(tmp_path, "{}", "git push", env=env) == (1, "")
+    assert _opencode(tmp_path, "{}", "git status", env=env) == (3, "rtk git status")
+
+
+def test_opencode_wildcard_follows_its_documented_syntax() -> None:
+    from rtk.rewrite.opencodeperms import wildcard
+
+    assert wildcard("git push*", "git push --force") and wildcard("git p?sh", "git push")
+    assert not wildcard("git push*", "rtk git push") and not wildcard("git p?sh", "git pussh")
+    assert wildcard("*", "") and wildcard("a*b*c", "a-b-b-c") and not wildcard("a*b", "a-b-c")
+
+
+def test_opencode_plugin_calls_rtk_with_its_host(isolated_home: Path, tmp_path: Path) -> None:
+    """The argv the OpenCode plugin passes (read from its template), run as the plugin runs it."""
+    import ast
+    import os
+    import subprocess
+
+    from helpers import rtk_argv
+
+    src = (Path(__file__).parents[1] / "src" / "rtk" / "agents" / "templates" / "opencode.ts").read_text()
+    start = src.index("execFile(RTK, [") + len("execFile(RTK, ")
+    argv = ast.literal_eval(src[start : src.index("]", start) + 1].replace(", command]", ', "COMMAND"]'))
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "opencode.json").write_text(OPENCODE_ASK_PUSH)
+    for line, want in (("git push", (1, "")), ("git status", (3, "rtk git status"))):
+        args = [line if a == "COMMAND" else a for a in argv]
+        r = subprocess.run(rtk_argv(*args), cwd=proj, env=dict(os.environ), capture_output=True, text=True, timeout=60)
+        assert (r.returncode, r.stdout.strip()) == want, (args, r.stdout)
