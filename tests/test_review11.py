@@ -183,3 +183,31 @@ def test_opencode_plugin_calls_rtk_with_its_host(isolated_home: Path, tmp_path: 
         args = [line if a == "COMMAND" else a for a in argv]
         r = subprocess.run(rtk_argv(*args), cwd=proj, env=dict(os.environ), capture_output=True, text=True, timeout=60)
         assert (r.returncode, r.stdout.strip()) == want, (args, r.stdout)
+
+
+# A shell that runs what it reads: the text fed to it is a command line too.
+@pytest.mark.parametrize(
+    "line",
+    ["echo 'rm x' | bash", "printf 'curl x' | sudo bash", "bash <<< 'rm x'", "bash -s <<< 'git push'",
+     "FOO=1 sh <<< 'curl x'", "git status; bash <<'EOF'\nrm x\nEOF", "echo 'rm x' | sudo -u root sh"],
+)  # fmt: skip
+def test_a_denied_command_fed_to_a_shell_is_denied(line: str) -> None:
+    assert decide(line).verdict == "deny"
+
+
+@pytest.mark.parametrize("line", ["bash script.sh <<< 'rm x'", "echo 'git status' | cat", "echo rm | tee x"])
+def test_text_not_run_by_a_shell_is_not_refused(line: str) -> None:
+    assert decide(line, allow=["*"]).verdict != "deny"
+
+
+def test_claude_hook_refuses_a_denied_command_echoed_into_a_shell(isolated_home: Path) -> None:
+    settings = isolated_home / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(
+        json.dumps({"permissions": {"allow": ["Bash(echo:*)", "Bash(bash:*)"], "deny": ["Bash(rm:*)"]}})
+    )
+    claude = BY_NAME["claude"]
+    p = claude.payload()
+    claude.set_cmd(p, "echo 'rm -rf x' | bash")
+    out, _err, code = hook.run("claude", [], json.dumps(p).encode())
+    assert code == 0 and json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"

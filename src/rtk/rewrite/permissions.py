@@ -30,6 +30,7 @@ import os
 
 from rtk.shell import segments as _seg
 from rtk.shell.lexer import ANSI_C, ARITH, BODY, CMDSUB, EVAL, EXPAND, PROCSUB, WORD, _backtick, _Bad, _balanced
+from rtk.shell.simple import RUNS_BY_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -421,6 +422,10 @@ def _evaluate(
             start, end, new = plan.edit
             extra.append(_norm([line[seg.start : start] + new + line[end : seg.end]]))
         tops.append((text, literal, resolved))
+    if any(_seg.tool_name(w) in RUNS_BY_NAME for s in parsed.segments() for w in _leads(s)):
+        from rtk.rewrite.runs import fed_to_shell  # echo 'rm x' | bash, bash <<< 'rm x'
+
+        extra += [f for cmd in fed_to_shell(parsed, commands) for f in _value_forms(cmd, transparent)]
     for t in parsed.tokens:
         if t.kind == BODY:  # an unquoted here-document body runs its substitutions
             for cmd in _nested(t.value, 0):
@@ -452,6 +457,12 @@ class _TooDeep(Exception):
 
 
 MAX_DEPTH = 12
+
+
+def _leads(seg: _seg.Segment) -> list[str]:
+    """The words of ``seg`` up to its command word (assignments, wrappers, the command)."""
+    values = [w.value for w in seg.words]
+    return values[: _seg.peel(values).at + 1]
 
 
 def _value_forms(values: list[str], transparent: _Prefixes = (), depth: int = 0) -> list[str]:

@@ -6,11 +6,13 @@ Deny and ask rules are matched on them (``Bash(curl:*)`` refuses ``pnpm exec cur
 
 from __future__ import annotations
 
+from rtk.shell.lexer import BODY, HEREDOC, REDIR, WORD
 from rtk.shell.simple import RUNS_BY_NAME, peel, tool_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from rtk.rewrite.optexec import Parse
+    from rtk.shell.segments import Line
 
 # Runner -> (subcommand words that run a named program; "" = the words right after the runner's options,
 # options taking a value). A subcommand tuple ("*",) means: any word that is not one of the runner's own
@@ -172,3 +174,41 @@ def _line(text: str, parse: Parse | None) -> list[list[str]]:
     if not text.strip():
         return []
     return parse(text, 1) if parse is not None else [text.split()]
+
+
+def fed_to_shell(parsed: Line, parse: Parse) -> list[list[str]]:
+    """The commands of the text a shell reads on its stdin: a here-string, a here-document, or the words
+    ``echo``/``printf`` pipe into it (``echo 'rm x' | bash``, ``bash <<< 'rm x'``)."""
+    out: list[list[str]] = []
+    bodies = [t.value for t in parsed.tokens if t.kind == BODY]
+    for pipeline in parsed.pipelines:
+        segs = pipeline.segments
+        for k, seg in enumerate(segs):
+            if seg.opaque or not _reads_stdin([w.value for w in seg.words]):
+                continue
+            toks = seg.tokens
+            for i, t in enumerate(toks):
+                if t.kind == REDIR and t.value == "<<<" and i + 1 < len(toks) and toks[i + 1].kind == WORD:
+                    out += parse(toks[i + 1].value, 1)
+                elif t.kind == HEREDOC:
+                    out += [c for b in bodies for c in parse(b, 1)]
+            prev = [w.value for w in segs[k - 1].words] if k > 0 else []
+            at = peel(prev).at
+            if at < len(prev) and tool_name(prev[at]) in ("echo", "printf"):
+                out += parse(" ".join(w for w in prev[at + 1 :] if not w.startswith("-")), 1)
+    return out
+
+
+def _reads_stdin(values: list[str]) -> bool:
+    """A shell with no ``-c`` and no script operand (or ``-s``): it runs what it reads."""
+    at = peel(values).at
+    if at >= len(values) or tool_name(values[at]) not in _SHELLS:
+        cmds = inner(values) if at < len(values) and tool_name(values[at]) in ("sudo", "doas", "env") else []
+        return bool(cmds) and len(cmds[0]) < len(values) and _reads_stdin(cmds[0])  # sudo bash
+    args = values[at + 1 :]
+    for a in args:
+        if not a.startswith(("-", "+")):
+            return "-s" in args
+        if not a.startswith("--") and "c" in a:
+            return False
+    return True
