@@ -152,6 +152,20 @@ MASKED = [
     ("printf '%s' GhTok9 | gh auth login --with-token", "GhTok9", "printf '%s' **** | gh auth login --with-token"),
     ("echo SudoPw2 | sudo -S apt update", "SudoPw2", "echo **** | sudo -S apt update"),
     ("echo VcVal3 | vercel env add NAME production", "VcVal3", "echo **** | vercel env add NAME production"),
+    # review 11: environment names ending in a short secret word, JSON bodies, kubectl literals, JDBC/SQL passwords
+    ("X_ADMIN_PW=AdmPw11 ./deploy.sh", "AdmPw11", "X_ADMIN_PW=**** ./deploy.sh"),
+    ("export GH_PAT=PatVal11", "PatVal11", "export GH_PAT=****"),
+    ("OPENAI_KEY=OaKey11 python run.py", "OaKey11", "OPENAI_KEY=**** python run.py"),
+    ("docker run -e STRIPE_SK=StrSk11 img", "StrSk11", "docker run -e STRIPE_SK=**** img"),
+    ("docker run --env=MY_PW=DkEnv11 img", "DkEnv11", "docker run --env=MY_PW=**** img"),
+    ("curl -d '{\"password\":\"JsPw11\"}' http://h", "JsPw11", "curl -d '{\"password\":\"****\"}' http://h"),
+    ('curl -d "{\\"api_key\\": \\"JsKey11\\"}" http://h', "JsKey11", 'curl -d "{\\"api_key\\": \\"****\\"}" http://h'),
+    ("kubectl create secret generic s --from-literal=key=KcLit11", "KcLit11", "kubectl create secret generic s --from-literal=key=****"),
+    ("kubectl create secret generic s --from-literal user=KcLit12", "KcLit12", "kubectl create secret generic s --from-literal user=****"),
+    ("java -jar a.jar jdbc:oracle:thin:scott/OraPw11@db:1521/x", "OraPw11", "java -jar a.jar jdbc:oracle:thin:scott/****@db:1521/x"),
+    ('psql -c "ALTER USER app PASSWORD \'SqlPw11\'"', "SqlPw11", 'psql -c "ALTER USER app PASSWORD \'****\'"'),
+    ("mysql -e \"CREATE USER u IDENTIFIED BY 'SqlPw12'\"", "SqlPw12", "mysql -e \"CREATE USER u IDENTIFIED BY '****'\""),
+    ("doctl auth init -t DoTok11", "DoTok11", "doctl auth init -t ****"),
 ]  # fmt: skip
 
 # Arguments that look a little like the forms above and are not credentials.
@@ -176,6 +190,8 @@ ORDINARY = [
     "git config --global credential.helper store", "git config user.name bob", "sqlplus / as sysdba",
     "sqlplus /nolog @x.sql", "git clone https://github.com/o/r.git", "git clone ssh://git@github.com/o/r",
     "gh auth login --with-token < token.txt", "sudo -S apt update", "zip -r a.zip src", "az login --use-device-code",
+    "java -jar a.jar jdbc:oracle:thin:@//db:1521/x", "kubectl get secret s -o yaml", "psql -c 'SELECT password FROM t'",
+    "curl -d '{\"name\":\"bob\"}' http://h", "doctl compute droplet list -t", "CARGO_PROFILE=dev cargo build",
 ]  # fmt: skip
 
 

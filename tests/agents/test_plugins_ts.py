@@ -127,7 +127,8 @@ def test_plugins_follow_the_rewrite_contract(kind: str, body: str, rewritten: bo
     assert r["threw"] is None
     args = r["after"]["args"] if kind == "opencode" else r["after"]["input"]
     assert args["command"] == ("rtk git status" if rewritten else "git status")
-    assert (tmp_path / "calls").read_text() == "rewrite -- git status\n"
+    host = "--host opencode " if kind == "opencode" else ""  # OpenCode's own permission patterns are read
+    assert (tmp_path / "calls").read_text() == f"rewrite {host}-- git status\n"
 
 
 @pytest.mark.parametrize("kind", ["opencode", "pi"])

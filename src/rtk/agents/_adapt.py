@@ -133,14 +133,16 @@ def shell_call(
 
 
 def hidden_from_host(command: str) -> bool:
-    """Whether ``command`` runs a command inside another's words (``rtk proxy git push``, ``find -exec rm``),
-    which a host matching rules on the words as written does not see."""
+    """Whether ``command`` runs a command inside another's words (``rtk proxy git push``, ``find -exec rm``,
+    ``echo 'rm x' | bash``), which a host matching rules on the words as written does not see."""
     from rtk.rewrite.matching import embedded_commands, rtk_shell_line
     from rtk.rewrite.permissions import commands
+    from rtk.rewrite.runs import fed_to_shell
+    from rtk.shell.segments import parse
 
-    return any(
-        embedded_commands(c, commands) or rtk_shell_line(c) for c in commands(command)
-    )  # at any depth: blocks, $(...)
+    return any(embedded_commands(c, commands) or rtk_shell_line(c) for c in commands(command)) or bool(
+        fed_to_shell(parse(command), commands)
+    )  # at any depth: blocks, $(...); echo 'rm x' | bash
 
 
 def hidden(d: Decision, command: str, asks: bool = True) -> tuple[str, str] | None:

@@ -13,6 +13,7 @@ import os
 from rtk.rewrite import rules as _rules
 from rtk.shell import segments as _seg
 from rtk.shell.lexer import ANSI_C, CMDSUB, EXPAND, GLOB, PROCSUB
+from rtk.shell.simple import RUNS_BY_NAME
 
 UNSAFE_WORD = EXPAND | CMDSUB | GLOB | PROCSUB | ANSI_C  # a word whose value the shell computes
 
@@ -22,10 +23,7 @@ if TYPE_CHECKING:
     from rtk.rewrite.rules import Rule
     from rtk.shell.lexer import Token
 
-
-# ---------------------------------------------------------------------------
 # Configuration (read only when the config file exists)
-# ---------------------------------------------------------------------------
 
 
 class Settings:
@@ -85,9 +83,7 @@ def reset() -> None:
     _settings.clear()
 
 
-# ---------------------------------------------------------------------------
 # Rule matching
-# ---------------------------------------------------------------------------
 
 
 _GLUED = frozenset(("-o", "-F", "-f", "-c"))  # short options often written with their value: -ojson, -c3
@@ -216,9 +212,7 @@ def _blocked(rule: Rule, sub: str, args: list[str]) -> str:
     return ""
 
 
-# ---------------------------------------------------------------------------
 # The resolved form (exclusions and permission rules)
-# ---------------------------------------------------------------------------
 
 
 def strip_global(tool: str, args: list[str]) -> list[str]:
@@ -266,9 +260,7 @@ def consumers_display_only(segs: list[_seg.Segment]) -> bool:
     return True
 
 
-# ---------------------------------------------------------------------------
 # cat / head / tail -> rtk read
-# ---------------------------------------------------------------------------
 
 
 def _read_form(
@@ -327,9 +319,7 @@ def _read_form(
     return tw.start, end, f"rtk read {line_file} {flag} {_rules.line_count(n)}"
 
 
-# ---------------------------------------------------------------------------
 # Scripts: run through ``rtk run`` (streamed, folded when long)
-# ---------------------------------------------------------------------------
 
 # Interpreter -> its options that take a value (the script is the first other word).
 _INTERPRETERS: dict[str, frozenset[str]] = {
@@ -477,9 +467,15 @@ def _rules_commands() -> frozenset[str]:
 
 def embedded_commands(values: list[str], parse: Parse | None = None) -> list[list[str]]:
     """The commands ``find``/``fd`` words in ``values`` run for each file, the one an ``rtk ...`` line runs
-    (``rtk proxy git push``) and those an option names (``parse`` reads a shell line), each as a list of words.
-    Deny and ask rules are matched on them too (``Bash(rm:*)`` refuses ``find . -exec rm {} ;``)."""
+    (``rtk proxy git push``), those an option names and those a runner names (``pnpm exec X``, ``bash -c LINE``,
+    :mod:`rtk.rewrite.runs`; ``parse`` reads a shell line), each as a list of words. Deny and ask rules are matched
+    on them too (``Bash(rm:*)`` refuses ``find . -exec rm {} ;``)."""
     out: list[list[str]] = _rtk_inner(values) + option_programs(values, parse=parse)[1]  # + git -c core.pager=CMD...
+    at = _seg.peel(values).at
+    if any(_seg.tool_name(w) in RUNS_BY_NAME for w in values[: at + 1]):
+        from rtk.rewrite.runs import inner  # pnpm exec X, bash -c LINE, sudo X...
+
+        out += inner(values, parse)
     flags: tuple[str, ...] = ()
     cur: list[str] | None = None
     for w in values:

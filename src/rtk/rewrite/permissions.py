@@ -30,6 +30,7 @@ import os
 
 from rtk.shell import segments as _seg
 from rtk.shell.lexer import ANSI_C, ARITH, BODY, CMDSUB, EVAL, EXPAND, PROCSUB, WORD, _backtick, _Bad, _balanced
+from rtk.shell.simple import RUNS_BY_NAME
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -156,59 +157,16 @@ def cached(name: str, key: tuple[tuple[str, int, int], ...], parse: Callable[[li
 
 
 def _parse(files: list[str]) -> Permissions:
-    import json
+    from rtk.rewrite.claudefile import parse  # json: only when a settings file changed
 
-    allow: list[str] = []
-    ask: list[str] = []
-    deny: list[str] = []
-    broken: list[str] = []
-    for path in files:
-        try:
-            with open(path, "rb") as f:
-                doc = json.loads(f.read().decode("utf-8-sig"))
-        except (OSError, ValueError) as e:
-            broken.append(f"{path}: {type(e).__name__}")
-            continue
-        for problem in check(doc):
-            broken.append(f"{path}: {problem}")
-        perms = doc.get("permissions") if isinstance(doc, dict) else None
-        if not isinstance(perms, dict):
-            continue
-        for name, out in (("allow", allow), ("ask", ask), ("deny", deny)):
-            entries = perms.get(name)
-            if isinstance(entries, str) and name != "allow":
-                entries = [entries]  # a malformed deny or ask still denies or asks
-            if not isinstance(entries, list):
-                continue
-            for entry in entries:
-                p = bash_pattern(entry) if isinstance(entry, str) else None
-                if p is not None and not (name == "allow" and _empty(str(entry))):
-                    out.append(p)
-    return Permissions(allow, ask, deny, "; ".join(broken))
+    return parse(files)
 
 
 def check(doc: object) -> list[str]:
-    """Permission settings of an unexpected type in a parsed settings file, naming each key.
+    """Permission settings of an unexpected type in a parsed settings file (:func:`rtk.rewrite.claudefile.check`)."""
+    from rtk.rewrite.claudefile import check as _check
 
-    Any of them makes the whole file "cannot be evaluated": nothing is auto-allowed.
-    """
-    if not isinstance(doc, dict):
-        return [f"the file is a JSON {type(doc).__name__}, not an object"]
-    perms = doc.get("permissions")
-    if perms is None:
-        return []
-    if not isinstance(perms, dict):
-        return [f"permissions is a {type(perms).__name__}, not an object"]
-    out: list[str] = []
-    for name in ("allow", "ask", "deny"):
-        if name not in perms:
-            continue
-        entries = perms[name]
-        if not isinstance(entries, list):
-            out.append(f"permissions.{name} is a {type(entries).__name__}, not a list")
-        elif not all(isinstance(e, str) for e in entries):
-            out.append(f"permissions.{name} holds an entry that is not a string")
-    return out
+    return _check(doc)
 
 
 def bash_pattern(entry: str) -> str | None:
@@ -220,13 +178,6 @@ def bash_pattern(entry: str) -> str | None:
         inner = " ".join(e[5:-1].split())
         return inner or "*"
     return None
-
-
-def _empty(entry: str) -> bool:
-    """``Bash()``: Claude Code needs text in a rule's parentheses, so this is no rule for Bash commands
-    (in an allow list it approves nothing; in deny or ask, ``bash_pattern``'s ``*`` refuses more, never less)."""
-    e = entry.strip()
-    return e.startswith("Bash(") and e.endswith(")") and not e[5:-1].strip()
 
 
 # A pattern starting with this is a regular expression searched in the command, ``\0(?flags)body``
@@ -436,6 +387,19 @@ def evaluate(
     resolved, rewritten, nested); an allow needs, for every top-level segment, an allow
     rule matching its literal form and one matching its fully resolved form.
     """
+    try:
+        return _evaluate(perms, parsed, line, plans, transparent)
+    except (_TooDeep, RecursionError):
+        return "ask", f"commands run by commands past depth {MAX_DEPTH}: not checked, never auto-allowed"
+
+
+def _evaluate(
+    perms: Permissions,
+    parsed: _seg.Line,
+    line: str,
+    plans: Sequence[tuple[_seg.Segment, _Plan]],
+    transparent: _Prefixes,
+) -> tuple[str, str]:
     if not (perms.allow or perms.ask or perms.deny or perms.broken):
         return "ask", "no permission rule applies (default: ask)"
     tops: list[tuple[str, list[str], list[str]]] = []  # (segment text, literal forms, resolved forms)
@@ -458,6 +422,10 @@ def evaluate(
             start, end, new = plan.edit
             extra.append(_norm([line[seg.start : start] + new + line[end : seg.end]]))
         tops.append((text, literal, resolved))
+    if any(_seg.tool_name(w) in RUNS_BY_NAME for s in parsed.segments() for w in _leads(s)):
+        from rtk.rewrite.runs import fed_to_shell  # echo 'rm x' | bash, bash <<< 'rm x'
+
+        extra += [f for cmd in fed_to_shell(parsed, commands) for f in _value_forms(cmd, transparent)]
     for t in parsed.tokens:
         if t.kind == BODY:  # an unquoted here-document body runs its substitutions
             for cmd in _nested(t.value, 0):
@@ -484,13 +452,29 @@ def evaluate(
     return "allow", "every segment matches an allow rule"
 
 
-def _value_forms(values: list[str], transparent: _Prefixes = ()) -> list[str]:
-    """The forms of one command and of those it runs (``find -exec CMD ;``, ``rtk CMD``, ``rtk run -c LINE``)."""
+class _TooDeep(Exception):
+    """Commands run by commands past :data:`MAX_DEPTH` (``sudo sudo ... rm``): not checked, never allowed."""
+
+
+MAX_DEPTH = 12
+
+
+def _leads(seg: _seg.Segment) -> list[str]:
+    """The words of ``seg`` up to its command word (assignments, wrappers, the command)."""
+    values = [w.value for w in seg.words]
+    return values[: _seg.peel(values).at + 1]
+
+
+def _value_forms(values: list[str], transparent: _Prefixes = (), depth: int = 0) -> list[str]:
+    """The forms of one command and of those it runs (``find -exec CMD ;``, ``rtk CMD``, ``sudo CMD``...)."""
     from rtk.rewrite.matching import embedded_commands, rtk_shell_line
 
     out = [_norm(values), *_resolved(values, transparent)] if values else []
-    for cmd in embedded_commands(values, commands) + commands(rtk_shell_line(values) or ""):
-        out += _value_forms(cmd, transparent)
+    inner = embedded_commands(values, commands) + commands(rtk_shell_line(values) or "")
+    if inner and depth >= MAX_DEPTH:
+        raise _TooDeep
+    for cmd in inner:
+        out += _value_forms(cmd, transparent, depth + 1)
     return out
 
 

@@ -158,6 +158,16 @@ WRAPPERS: dict[str, tuple[tuple[str, ...], str, frozenset[str]]] = {
 }
 
 
+# Commands that run another named by their words (rtk.rewrite.runs reads them; only these load it).
+RUNS_BY_NAME = frozenset(
+    (
+        "npx", "pnpx", "bunx", "uvx", "npm", "pnpm", "yarn", "bun", "uv", "pipx", "poetry", "pipenv", "pdm", "hatch",
+        "rye", "bundle", "conda", "mamba", "micromamba", "pixi", "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash",
+        "fish", "yash", "busybox", "eval", "sudo", "doas", "xargs", "ssh", "watch", "parallel", "env"
+    )
+)  # fmt: skip
+
+
 def is_python(word: str) -> bool:
     """python, python3, python3.12 (any path)."""
     t = tool_name(word)

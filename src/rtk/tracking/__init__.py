@@ -70,7 +70,8 @@ _SUSPECT = (
     "sig", "@", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat", "sk-", "sk_", "rk-", "rk_", "pk_", "glpat", "xox", "akia", "asia", "aiza", "npm_", "hf_",
     "pypi-", "eyj", "mysql", "maria", "mydumper", "myloader", "redis", "login", "curl", "wget", "http", "xh",
     "aria2c", "mongo", "openssl", "zip", "7z", "sqlcmd", "bcp", "ldap", "smb", "rpcclient", "lftp", "twine",
-    "sqlplus", "rman", "exp", "imp", "sqlldr", "dgmgrl", "sudo", "otp", "vercel",
+    "sqlplus", "rman", "exp", "imp", "sqlldr", "dgmgrl", "sudo", "otp", "vercel", "_pw", "_pat", "_sk", "_pin",
+    "literal", "jdbc", "identified", "doctl",
 )  # fmt: skip
 
 

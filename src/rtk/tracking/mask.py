@@ -15,7 +15,9 @@ them (``echo PASS | docker login --password-stdin``). Quoted words holding a
 command (``sh -c '...'``, ``ssh host '...'``) are read the same way.
 The second pass works on the whole text, wherever a value stands:
 secret-named flags (``--token X``, ``--password=X``), secret-named assignments
-(``PGPASSWORD=X``), HTTP auth headers, passwords in URLs (and the whole userinfo of an
+(``PGPASSWORD=X``, and upper-case names ending ``_KEY``/``_PW``/``_PAT``/``_SK``/``_PIN``), JSON
+fields named like secrets (``{"password":"X"}``), ``kubectl --from-literal=NAME=X``, Oracle
+JDBC ``user/X@host``, SQL ``PASSWORD 'X'``/``IDENTIFIED BY 'X'``, HTTP auth headers, passwords in URLs (and the whole userinfo of an
 ``https://TOKEN@host`` URL), secret query
 parameters and well-known token shapes (GitHub, GitLab, OpenAI/Stripe-style
 ``sk-``, Slack, AWS, Google, npm, Hugging Face, JWTs).
@@ -46,6 +48,7 @@ _NEXT_IS_SECRET: dict[str, frozenset[str]] = {
                      "ldapmodrdn", "ldapexop"), frozenset(("-w",))),
     **dict.fromkeys(("zip", "unzip", "zipcloak", "sqlcmd", "bcp"), frozenset(("-P",))),
     "ssh-keygen": frozenset(("-N", "-P")), "openssl": frozenset(("-k", "-K")), "twine": frozenset(("-p",)),
+    "doctl": frozenset(("-t",)),
 }  # fmt: skip
 _ATTACHED_SECRET = frozenset(("7z", "7za", "7zz", "7zr"))  # ``7z a -pPASS``: ``-p`` alone prompts
 _USER_SEP = {"smbclient": "%", "rpcclient": "%", "smbcacls": "%", "smbget": "%", "lftp": ","}  # ``-U user%PASS``
@@ -72,6 +75,13 @@ _SECRET_NAME = re.compile(r"(?:-*|.*[/:])" + _NAME, re.IGNORECASE)  # a word tha
 # An assignment may also follow ``:`` or ``/`` (npm's ``//registry.npmjs.org/:_authToken=VALUE``)
 # or ``;`` (``...;AccountKey=VALUE;`` in a connection string).
 _ASSIGN = re.compile(r"""(?<![^\s'"=(:/;])(""" + _NAME + r")=(" + _VALUE + r")", re.IGNORECASE)
+# An environment-style name ending in a short secret word (``ADMIN_PW``, ``GH_PAT``, ``OPENAI_KEY``, ``STRIPE_SK``).
+_ENV_ASSIGN = re.compile(r"""(?<![^\s'"=(:/;])([A-Z][A-Z0-9_]*_(?:KEY|PW|PAT|SK|PIN))=(""" + _VALUE + r")")
+# A JSON field named like a secret, its quotes maybe escaped: ``{"password":"VALUE"}``, ``{\"token\": \"VALUE\"}``.
+_JSON_FIELD = re.compile(r'(\\?"' + _NAME + r'\\?"\s*:\s*\\?")((?:[^"\\]|\\[^"])+)(?=\\?")', re.IGNORECASE)
+_LITERAL = re.compile(r"(--from-literal[=\s]['\"]?[^=\s'\"]+=)([^\s'\"]+)")  # kubectl create secret: every value
+_JDBC_ORACLE = re.compile(r"(?i)(jdbc:oracle:(?:thin|oci):[^/\s@'\"]*/)[^@\s'\"]+@")  # user/PASS@host
+_SQL_PASSWORD = re.compile(r"(?i)(\b(?:password|identified\s+by)\s+)('[^']+'|\\?\"[^\"\\]+\\?\")")  # ALTER USER
 _URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s:/@'\"]*):[^\s@/'\"]+@")
 _URL_USER = re.compile(
     r"(?i)\b((?:https?|ftps?)://)[^\s:/@'\"]+@"
@@ -94,6 +104,11 @@ def mask(cmd: str) -> str:
     cmd = _headers(cmd)
     cmd = _FLAG.sub(_flag, cmd)
     cmd = _ASSIGN.sub(_assign, cmd)
+    cmd = _ENV_ASSIGN.sub(_assign, cmd)
+    cmd = _JSON_FIELD.sub(r"\1" + MASK, cmd)
+    cmd = _LITERAL.sub(r"\1" + MASK, cmd)
+    cmd = _JDBC_ORACLE.sub(r"\1" + MASK + "@", cmd)
+    cmd = _SQL_PASSWORD.sub(_sql, cmd)
     cmd = _URL_PASSWORD.sub(r"\1:" + MASK + "@", cmd)
     cmd = _URL_USER.sub(r"\1" + MASK + "@", cmd)
     cmd = _QUERY.sub(r"\1" + MASK, cmd)
@@ -138,6 +153,11 @@ def _assign(m: re.Match[str]) -> str:
     if _plain(m.group(2)) or MASK in m.group(2):
         return m.group(0)
     return m.group(1) + "=" + _quoted_mask(m.group(2))
+
+
+def _sql(m: re.Match[str]) -> str:
+    quote = m.group(2)[:2] if m.group(2).startswith("\\") else m.group(2)[0]
+    return m.group(1) + quote + MASK + quote
 
 
 def _plain(value: str) -> bool:

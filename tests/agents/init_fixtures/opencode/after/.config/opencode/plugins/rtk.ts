@@ -13,7 +13,7 @@ const SHELL_TOOLS = new Set(["bash", "shell"])
 function rewrite(command: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     try {
-      execFile(RTK, ["rewrite", "--", command], { timeout: TIMEOUT_MS, windowsHide: true }, (error, stdout) => {
+      execFile(RTK, ["rewrite", "--host", "opencode", "--", command], { timeout: TIMEOUT_MS, windowsHide: true }, (error, stdout) => {
         const code = error ? error.code : 0
         const next = String(stdout ?? "").replace(/\r?\n$/, "")
         resolve((code === 0 || code === 3) && next !== "" && next !== command ? next : undefined)
