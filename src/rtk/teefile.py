@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 GZ = ".log.gz"
 LEVEL = 1  # zlib's fastest: ~300 MB/s, a tenth of the size for a build log
 CHUNK = 1 << 16
+LAG = 1 << 17  # compressed bytes zlib may hold back before it writes them (and one piece of input)
 _TAG = b"rtk-recovery "
 # The empty last member: FCOMMENT set, mtime 0, OS unknown; after the comment an empty deflate block, CRC and size 0.
 _HEAD = b"\x1f\x8b\x08\x10\x00\x00\x00\x00\x00\xff"
@@ -224,19 +225,24 @@ class Spool:
 
     def _disk(self, chunk: bytes) -> None:
         self.hash.update(chunk)  # type: ignore[attr-defined]
-        nl = chunk.count(b"\n")
-        self.lines += nl
         if self.stopped:
+            self.lines += chunk.count(b"\n")
             return
         assert self.z is not None
-        self._write(self.z.compress(chunk))
-        self.fed += len(chunk)
-        if nl:
-            self.head_end = self.fed - len(chunk) + chunk.rfind(b"\n") + 1
-            self.head_lines = self.lines
-        if self.zsize + self.half >= self.cap:  # the tail must fit too
-            self._write(self.z.flush())
-            self.stopped = True
+        for i in range(0, len(chunk), CHUNK):  # the cap is checked every 64 KiB
+            part = chunk[i : i + CHUNK]
+            nl = part.count(b"\n")
+            self.lines += nl
+            if self.stopped:
+                continue
+            self._write(self.z.compress(part))
+            self.fed += len(part)
+            if nl:
+                self.head_end = self.fed - len(part) + part.rfind(b"\n") + 1
+                self.head_lines = self.lines
+            if self.zsize + self.half + LAG >= self.cap:  # the tail must fit too, and what zlib still holds
+                self._write(self.z.flush())
+                self.stopped = True
 
     def seal(self) -> tuple[str, str] | None:
         """Finish the temporary file: (its path, the output's SHA-256); None when it could not be written."""
