@@ -40,7 +40,7 @@ def recall_out(capsys: pytest.CaptureFixture[bytes], *args: str) -> tuple[int, b
 def test_past_max_file_size_every_byte_is_kept_compressed(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
     raw = numbered(300_000)  # 7.5 MB: its head and tail only (1 MiB) before
     path = tee.write(["make", "all"], raw) or ""
-    assert path.endswith("_make_%s.log.gz" % tee.content_id(path))
+    assert path.endswith(f"_make_{tee.content_id(path)}.log.gz")
     assert os.stat(path).st_mode & 0o777 == 0o600
     assert gzip.decompress(Path(path).read_bytes()) == raw  # plain gzip: zcat reads it
     assert os.path.getsize(path) < len(raw) // 5
