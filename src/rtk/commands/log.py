@@ -33,7 +33,8 @@ options:
 _ERROR = re.compile(r"(?i)\b(?:error|err|fatal|critical|crit|panic|exception|traceback|failed|failure)\b")
 _WARN = re.compile(r"(?i)\b(?:warn|warning)\b")
 HOLD_MAX = 8 << 20  # bytes of input folded whole (the exact fact guard); past it, folded as it is read
-LINE_MAX = 1 << 20  # characters of one line kept when folding as it is read (the rest of it is skipped)
+LINE_MAX = 1 << 20  # bytes of one line kept when folding as it is read (the rest of it is skipped, marked)
+CUT = b" [rtk: line cut at 1 MiB]"
 
 
 def main(args: list[str]) -> int:
@@ -136,7 +137,7 @@ def _lines(source: Iterator[bytes]) -> Iterator[list[str]]:
         cut = data.rfind(b"\n") + 1
         carry = data[cut:]
         if len(carry) > LINE_MAX:
-            carry, skipping = carry[:LINE_MAX], True
+            carry, skipping = carry[:LINE_MAX] + CUT, True
         if cut:
             block = decode(data[: cut - 1])
             lines = block.split("\n")
