@@ -25,7 +25,9 @@ shown once, followed by "… N more like: TEMPLATE  (lines A-B)" with the exact
 count and line range (and the values of a field that takes few). Warnings,
 errors, tracebacks and stack traces, rare lines and the last lines are always
 shown whole. A header counts lines, kinds, errors and warnings (and where the
-first error is). Exact lines: rtk read FILE --lines A-B, or the recovery file.
+first error is). Exact lines: rtk read FILE --lines A-B, or for standard input
+rtk recall ID --lines A-B (the recovery file). Past 8 MiB the input is folded
+as it is read (bounded memory; a line is kept up to 1 MiB).
 
 options:
   -h, --help   this help"""

@@ -28,8 +28,11 @@ hash (SHA-256, at least 4 hex digits) or the run number shown by the list.
   -n N             list at most N outputs (default 20)
 
 Without an option a short output is printed whole; a long one shows its first
-and last lines and names the --lines range left out. Exit 1 when ID matches
-no kept output (or --grep matches no line)."""
+and last lines and names the --lines range left out. An output past
+tee.max_file_size is kept compressed, every line up to tee.max_file_mb; past
+that its head and tail, and the hint names the lines not kept (--lines of them
+exits 1 saying so). Exit 1 when ID matches no kept output (or --grep matches
+no line)."""
 
 OPTIONS = {
     "--full": ("full", False),
