@@ -184,3 +184,18 @@ def test_rtk_run_of_a_20_mb_log_gives_back_a_fold_range_from_the_middle(tmp_path
     got = subprocess.run([*rtk, "recall", rid, "--lines", f"{a}-{b}"], capture_output=True, timeout=120)
     assert got.returncode == 0
     assert got.stdout == b"".join(ln + b"\n" for ln in raw_lines[a - 1 : b])
+
+
+def test_a_temporary_file_left_by_a_killed_run_goes_with_the_next_large_write() -> None:
+    d = Path(tee.directory())
+    d.mkdir(parents=True, exist_ok=True)
+    stale, fresh, foreign = d / ".rtk-1-aaaaaaaaaaaa.tmp", d / ".rtk-2-bbbbbbbbbbbb.tmp", d / ".rtk-3-cccccccccccc.tmp"
+    for p in (stale, fresh, foreign):
+        p.write_bytes(b"x")
+        p.chmod(0o600)
+    foreign.chmod(0o644)  # not a file rtk made
+    old = os.stat(stale).st_mtime - 2 * tee.STALE_S
+    for p in (stale, foreign):
+        os.utime(p, (old, old))
+    tee.write(["make"], numbered(100_000))
+    assert not stale.exists() and fresh.exists() and foreign.exists()

@@ -160,9 +160,29 @@ def _write_sealed(argv: list[str], sp: Spool) -> str | None:
         ours.append(os.path.basename(path))
         _rotate(d, ours, int(config.get("tee.keep_files")), int(config.get("tee.keep_hours")) * 3600,
                 int(config.get("tee.max_total_mb")) << 20)  # fmt: skip
+        _remove_stale(d)
         return path
     except OSError:
         return None
+
+
+STALE_S = 86400  # a temporary file this old is left by a run that was killed: removed by the next large write
+
+
+def _remove_stale(d: str) -> None:
+    """Remove the temporary files (``.rtk-<pid>-<hex>.tmp``, owner-only regular files) of killed runs."""
+    import stat
+
+    old = time.time() - STALE_S
+    try:
+        with os.scandir(d) as it:
+            for e in it:
+                if e.name.startswith(".rtk-") and e.name.endswith(".tmp"):
+                    st = e.stat(follow_symlinks=False)
+                    if stat.S_ISREG(st.st_mode) and not st.st_mode & 0o077 and st.st_mtime < old:
+                        os.unlink(e.path)
+    except OSError:
+        pass
 
 
 def names(d: str) -> list[str]:
