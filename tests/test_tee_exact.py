@@ -199,3 +199,31 @@ def test_a_temporary_file_left_by_a_killed_run_goes_with_the_next_large_write() 
         os.utime(p, (old, old))
     tee.write(["make"], numbered(100_000))
     assert not stale.exists() and fresh.exists() and foreign.exists()
+
+
+@pytest.mark.parametrize("kind", ["plain", "compressed", "capped"])
+def test_recall_lines_of_any_range_are_the_raw_lines(kind: str, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    import random
+
+    write_config("[tee]\nmax_file_size = 100000\nmax_file_mb = 1\n" if kind == "capped" else "")
+    rng = random.Random(15)
+    if kind == "plain":
+        raw = b"".join(b"x" * rng.randrange(0, 40) + b"\n" for _ in range(5_000)) + b"no newline at the end"
+    else:  # lines of every length, some longer than a piece read back (256 KiB)
+        parts = [os.urandom(rng.choice((5, 50, 500))).hex().encode() for _ in range(40_000)]
+        parts[7_000] = b"y" * 700_000
+        raw = b"\n".join(parts)  # (no newline at the end either)
+    lines = raw.split(b"\n")
+    path = tee.write(["gen"], raw) or ""
+    assert path.endswith(".log" if kind == "plain" else ".log.gz")
+    meta = teefile.info(path)
+    lost = meta.lost if meta is not None else None
+    assert (lost is not None) == (kind == "capped")
+    rid = tee.content_id(path) or ""
+    for _ in range(40):
+        a = rng.randrange(1, len(lines) + 3)
+        b = rng.randrange(a, min(a + rng.choice((1, 10, 3_000)), len(lines) + 5))
+        want = [i for i in range(a, min(b, len(lines)) + 1) if lost is None or not lost[0] <= i <= lost[1]]
+        code, out, _ = recall_out(capsysbinary, rid, "--lines", f"{a}-{b}")
+        assert out == b"".join(lines[i - 1] + (b"\n" if i < len(lines) else b"") for i in want), (a, b)
+        assert code == (1 if lost is not None and a <= lost[1] and lost[0] <= b else 0)
