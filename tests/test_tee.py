@@ -40,13 +40,14 @@ def test_rotation_keeps_max_files() -> None:
     assert os.path.basename(paths[-1] or "") in left
 
 
-def test_size_cap_keeps_head_and_tail() -> None:
+def test_past_max_file_size_every_byte_is_kept_compressed() -> None:
+    # (was: head and tail only, "bytes omitted from the middle"; the cap is now tee.max_file_mb: test_tee_exact.py)
+    import gzip
+
     write_config("[tee]\nmax_file_size = 1000\n")
     raw = b"".join(b"%05d\n" % i for i in range(2000))
-    data = Path(tee.write(["big"], raw) or "").read_bytes()
-    assert data.startswith(b"00000\n") and data.endswith(b"01999\n")
-    assert b"bytes omitted from the middle" in data
-    assert len(data) < 1200
+    path = tee.write(["big"], raw) or ""
+    assert path.endswith(".log.gz") and gzip.decompress(Path(path).read_bytes()) == raw
 
 
 def test_spool_holds_head_and_tail_bounded() -> None:

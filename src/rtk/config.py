@@ -38,7 +38,8 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "keep_files": (100, "the most recent recovery files always kept, whatever their age and size"),
         "keep_hours": (24, "beyond keep_files: files older than this many hours are removed"),
         "max_total_mb": (200, "beyond keep_files: the oldest files are removed while all of them exceed this"),
-        "max_file_size": (1048576, "bytes kept per recovery file (head and tail beyond it)"),
+        "max_file_size": (1048576, "an output up to this many bytes is kept as a plain file; a larger one compressed"),
+        "max_file_mb": (16, "compressed MiB kept per recovery file (past it: head and tail, the lost lines named)"),
         "directory": ("", "recovery directory; empty means <data dir>/tee (env RTK_TEE_DIR wins)"),
     },
     "limits": {

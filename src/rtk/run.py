@@ -228,7 +228,7 @@ def _run_stream(
     out = Out()
     guard = StreamGuard()
     restored = 0
-    spool = tee.Spool(int(config.get("tee.max_file_size")))
+    spool = tee.spool()  # past tee.max_file_size on disk, compressed: the recovery file holds every line
     filt: LineFilter | None
     error: str | None = None
     try:
@@ -463,10 +463,11 @@ def _run_stream(
         # Everything is still held: decide exactly, as a whole-output filter would.
         text = "".join(held) + summary
         raw_text = clean(decode(raw_bytes))  # as pipeline.apply: trailing blank lines included
+        keep = tee.write if not spool.on_disk else (lambda a, _raw: tee.write(a, spool))  # all of it, not the held
         if filt is None:
-            res = pipeline.bounded_raw(argv, raw_bytes, raw_text, code, tee.write, "raw-error", error)
+            res = pipeline.bounded_raw(argv, raw_bytes, raw_text, code, keep, "raw-error", error)
         else:
-            res = pipeline.finish(argv, raw_bytes, raw_text, code, text, cut_items, tee.write)
+            res = pipeline.finish(argv, raw_bytes, raw_text, code, text, cut_items, keep)
         out.write(res.text)
         raw_tok, out_tok, cut_items, tee_path, restored = (
             res.raw_tokens, res.out_tokens, res.cut, res.tee_path, res.restored
@@ -482,6 +483,7 @@ def _run_stream(
             summary += tee.hint(tee_path) + "\n"
         out.write(summary)
         raw_tok, out_tok = raw_tally.total(), shown_tally.total()
+    spool.close()  # a temporary file no recovery file was made of
     _say(
         1,
         f"rtk: {spec.name} [stream]: {raw_tok} -> {out_tok} tokens ({tokens.savings_pct(raw_tok, out_tok):.1f}% saved, {tokens.METHOD})",

@@ -20,44 +20,26 @@ import time
 
 from rtk import config, paths
 
-MARKER = b"\n[rtk: %d bytes omitted from the middle of this recovery file]\n"
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rtk.teefile import Spool
 
 
-class Spool:
-    """The raw bytes of one run, bounded: the first and last ``limit/2`` bytes."""
+def __getattr__(name: str) -> object:
+    if name == "Spool":  # (rtk.teefile, with zlib, loads only when an output is spooled)
+        from rtk.teefile import Spool
 
-    __slots__ = ("half", "head", "tail", "total")
+        return Spool
+    raise AttributeError(name)
 
-    def __init__(self, limit: int) -> None:
-        self.half = max(limit // 2, 1)
-        self.head = bytearray()
-        self.tail = bytearray()
-        self.total = 0
 
-    def add(self, chunk: bytes) -> None:
-        self.total += len(chunk)
-        room = self.half - len(self.head)
-        if room > 0:
-            self.head += chunk[:room]
-            chunk = chunk[room:]
-            if not chunk:
-                return
-        self.tail += chunk
-        if len(self.tail) > 2 * self.half:
-            del self.tail[: len(self.tail) - self.half]
+def spool() -> Spool:
+    """A spool for one run's raw output: in memory up to ``tee.max_file_size``, past it compressed on disk
+    (in the recovery directory, when recovery files are on) up to ``tee.max_file_mb``."""
+    from rtk.teefile import Spool
 
-    @property
-    def complete(self) -> bool:
-        """True when every byte is still held."""
-        return len(self.head) + len(self.tail) == self.total
-
-    def data(self) -> bytes:
-        """Everything held; a marker stands for the bytes dropped from the middle."""
-        if self.complete:
-            return bytes(self.head + self.tail)
-        tail = bytes(self.tail[-self.half :])
-        dropped = self.total - len(self.head) - len(tail)
-        return bytes(self.head) + (MARKER % dropped) + tail
+    limit = int(config.get("tee.max_file_size"))
+    return Spool(limit, int(config.get("tee.max_file_mb")) << 20, directory() if enabled() else None)
 
 
 def directory() -> str:
@@ -81,14 +63,28 @@ def wanted(exit_code: int, cut: int, raw_size: int) -> bool:
 
 
 def write(argv: list[str], raw: bytes | Spool) -> str | None:
-    """Write the raw output to a new recovery file; its path, or None if that failed."""
-    limit = int(config.get("tee.max_file_size"))
+    """Write the raw output to a new recovery file; its path, or None if that failed.
+
+    Up to ``tee.max_file_size`` bytes a plain ``.log`` file; a larger output a compressed ``.log.gz``
+    (:mod:`rtk.teefile`), every byte up to ``tee.max_file_mb`` on disk.
+    """
+    from rtk.teefile import Spool
+
+    if not isinstance(raw, Spool) and len(raw) > int(config.get("tee.max_file_size")):
+        whole = raw
+        raw = spool()
+        view = memoryview(whole)
+        for i in range(0, len(view), 1 << 20):
+            raw.add(bytes(view[i : i + (1 << 20)]))
     if isinstance(raw, Spool):
-        data = raw.data()
-    elif len(raw) > limit:
-        spool = Spool(limit)
-        spool.add(raw)
-        data = spool.data()
+        try:
+            if raw.on_disk:
+                kept = _write_sealed(argv, raw)
+                if kept is not None:
+                    return kept
+            data = raw.data()  # no directory for it: the head and tail held in memory
+        finally:
+            raw.close()
     else:
         data = raw
     d = directory()
@@ -127,6 +123,68 @@ def write(argv: list[str], raw: bytes | Spool) -> str | None:
         return None
 
 
+def _write_sealed(argv: list[str], sp: Spool) -> str | None:
+    """The compressed file of ``sp`` renamed into place (or the file that already holds the same output)."""
+    from rtk import teefile
+
+    sealed = sp.seal()
+    if sealed is None:
+        return None
+    tmp, sha = sealed
+    d = directory()
+    name = f"{program(argv)}_{sha[:ID_LEN]}"
+    try:
+        ours = names(d)
+        same = _identical(d, ours, name, sha)
+        if same is not None:
+            try:
+                os.utime(same)  # the most recent again, for rotation
+            except OSError:
+                pass
+            return same
+        base = os.path.join(d, f"{int(time.time())}_{name}")
+        for n in range(1, 100):
+            path = f"{base}{teefile.GZ}" if n == 1 else f"{base}_{n}{teefile.GZ}"
+            try:
+                os.link(tmp, path)  # never over an existing file
+                break
+            except FileExistsError:
+                continue
+            except OSError:  # no hard links on this file system
+                if os.path.lexists(path):
+                    continue
+                os.rename(tmp, path)
+                break
+        else:
+            return None
+        ours.append(os.path.basename(path))
+        _rotate(d, ours, int(config.get("tee.keep_files")), int(config.get("tee.keep_hours")) * 3600,
+                int(config.get("tee.max_total_mb")) << 20)  # fmt: skip
+        _remove_stale(d)
+        return path
+    except OSError:
+        return None
+
+
+STALE_S = 86400  # a temporary file this old is left by a run that was killed: removed by the next large write
+
+
+def _remove_stale(d: str) -> None:
+    """Remove the temporary files (``.rtk-<pid>-<hex>.tmp``, owner-only regular files) of killed runs."""
+    import stat
+
+    old = time.time() - STALE_S
+    try:
+        with os.scandir(d) as it:
+            for e in it:
+                if e.name.startswith(".rtk-") and e.name.endswith(".tmp"):
+                    st = e.stat(follow_symlinks=False)
+                    if stat.S_ISREG(st.st_mode) and not st.st_mode & 0o077 and st.st_mtime < old:
+                        os.unlink(e.path)
+    except OSError:
+        pass
+
+
 def names(d: str) -> list[str]:
     """The names of the recovery files in ``d`` (see :func:`_ours`), read from the directory alone: no file is
     opened or stat-ed, so it stays cheap however many files the directory holds."""
@@ -145,13 +203,18 @@ def epoch(name: str) -> int:
 
 def name_id(name: str) -> str | None:
     """The content id in a recovery file's name (``<epoch>_<program>_<id>[_N].log``); None for older names."""
-    words = name[:-4].split("_")
+    words = stem(name).split("_")
     if len(words) > 3 and words[-1].isdigit() and len(words[-1]) <= 2:
         words.pop()
     last = words[-1]
     if len(words) > 2 and len(last) == ID_LEN and all(c in "0123456789abcdef" for c in last):
         return last
     return None
+
+
+def stem(name: str) -> str:
+    """A recovery file's name without its ``.log`` or ``.log.gz`` ending."""
+    return name[:-7] if name.endswith(".log.gz") else name.removesuffix(".log")
 
 
 def regular(path: str) -> os.stat_result | None:
@@ -166,15 +229,27 @@ def regular(path: str) -> os.stat_result | None:
     return st if stat.S_ISREG(st.st_mode) and not st.st_mode & 0o077 else None
 
 
-def _identical(d: str, ours: list[str], name: str, data: bytes) -> str | None:
-    """An existing recovery file named ``name`` (:func:`file_stem`) holding exactly ``data``."""
+def _identical(d: str, ours: list[str], name: str, data: bytes | str) -> str | None:
+    """An existing recovery file named ``name`` (:func:`file_stem`) holding exactly ``data`` (or, given the
+    SHA-256 of a compressed one, the compressed file of the same output)."""
     for entry in ours:
-        rest = entry[:-4].partition("_")[2]  # after the epoch; "_2", "_3"... mark same-second files
+        if isinstance(data, str) != entry.endswith(".log.gz"):
+            continue
+        rest = stem(entry).partition("_")[2]  # after the epoch; "_2", "_3"... mark same-second files
         if rest != name and not (rest.startswith(name + "_") and rest[len(name) + 1 :].isdigit()):
             continue
         path = os.path.join(d, entry)
         st = regular(path)  # a symlink planted under a recovery file's name is not one
-        if st is None or st.st_size != len(data):
+        if st is None:
+            continue
+        if isinstance(data, str):
+            from rtk import teefile
+
+            meta = teefile.info(path)
+            if meta is not None and meta.sha == data:
+                return path
+            continue
+        if st.st_size != len(data):
             continue
         try:
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
@@ -187,10 +262,11 @@ def _identical(d: str, ours: list[str], name: str, data: bytes) -> str | None:
 
 
 def _ours(name: str) -> bool:
-    """A recovery file's name (``<epoch>_<...>.log``): rotation never touches other files of the directory
+    """A recovery file's name (``<epoch>_<...>.log`` or ``.log.gz``): rotation never touches other files of the directory
     (``tee.directory`` may be a folder of the user's own logs)."""
     epoch, sep, rest = name.partition("_")
-    return bool(sep) and 9 <= len(epoch) <= 11 and epoch.isascii() and epoch.isdigit() and rest.endswith(".log")
+    ending = rest.endswith(".log") or rest.endswith(".log.gz")
+    return bool(sep) and 9 <= len(epoch) <= 11 and epoch.isascii() and epoch.isdigit() and ending
 
 
 FULL_SCAN = 2000  # up to this many files, rotation (and `rtk recall`) stats every one: the exact order by mtime
@@ -294,10 +370,15 @@ def file_stem(argv: list[str], data: bytes) -> str:
     return f"{program(argv)}_{hashlib.sha256(data).hexdigest()[:ID_LEN]}"
 
 
-def content_id(path: str) -> str | None:
-    """The short content hash (SHA-256, first ``ID_LEN`` hex digits) of a recovery file; None if unreadable."""
+def full_id(path: str) -> str | None:
+    """The SHA-256 (hex) of the output a recovery file holds (of a compressed file, as its last member says)."""
     import hashlib
 
+    if path.endswith(".log.gz"):
+        from rtk import teefile
+
+        meta = teefile.info(path)
+        return meta.sha if meta is not None else None
     h = hashlib.sha256()
     try:
         with open(path, "rb") as f:
@@ -305,17 +386,32 @@ def content_id(path: str) -> str | None:
                 h.update(chunk)
     except OSError:
         return None
-    return h.hexdigest()[:ID_LEN]
+    return h.hexdigest()
+
+
+def content_id(path: str) -> str | None:
+    """The short content hash (SHA-256, first ``ID_LEN`` hex digits) of a recovery file; None if unreadable."""
+    full = full_id(path)
+    return full[:ID_LEN] if full is not None else None
 
 
 def hint(path: str) -> str:
     """The one line that tells the agent how to get the raw output back: ``rtk recall ID``.
 
     The file's path is named instead when it is not a recovery file (``rtk read`` names the
-    user's own file) or cannot be read back.
+    user's own file) or cannot be read back. Of an output past ``tee.max_file_mb`` the line
+    names the range of lines that is not kept (``rtk recall ID --lines`` gives every other line).
     """
     rid = content_id(path) if os.path.dirname(os.path.abspath(path)) == os.path.abspath(directory()) else None
     if rid is not None:
-        return f"[rtk] full output: rtk recall {rid}"
+        lost = ""
+        if path.endswith(".log.gz"):
+            from rtk import teefile
+
+            meta = teefile.info(path)
+            if meta is not None and meta.lost is not None:
+                a, b = meta.lost
+                lost = f" (lines {a:,}-{b:,} of {meta.lines:,} not kept: past tee.max_file_mb; --lines A-B for others)"
+        return f"[rtk] full output: rtk recall {rid}{lost}"
     shown = path if " " not in path else f'"{path}"'
     return f"[rtk] full output: {shown}"

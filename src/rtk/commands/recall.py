@@ -12,7 +12,7 @@ from rtk.errors import RtkError, UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import BinaryIO
+    from collections.abc import Iterator
 
 HELP = """\
 usage: rtk recall [-n N]                       list the kept raw outputs, newest first
@@ -28,8 +28,11 @@ hash (SHA-256, at least 4 hex digits) or the run number shown by the list.
   -n N             list at most N outputs (default 20)
 
 Without an option a short output is printed whole; a long one shows its first
-and last lines and names the --lines range left out. Exit 1 when ID matches
-no kept output (or --grep matches no line)."""
+and last lines and names the --lines range left out. An output past
+tee.max_file_size is kept compressed, every line up to tee.max_file_mb; past
+that its head and tail, and the hint names the lines not kept (--lines of them
+exits 1 saying so). Exit 1 when ID matches no kept output (or --grep matches
+no line)."""
 
 OPTIONS = {
     "--full": ("full", False),
@@ -85,7 +88,7 @@ def _newest(d: str, n: int | None) -> tuple[list[Kept], int]:
     _attach_runs(found)
     for k in found:
         if not k.command:  # the file name: <epoch>_<program>_<id>.log (older: <epoch>_<command slug>.log)
-            k.command = _named(os.path.basename(k.path)[:-4].partition("_")[2])
+            k.command = _named(tee.stem(os.path.basename(k.path)).partition("_")[2])
     return found, total
 
 
@@ -200,16 +203,7 @@ def _hit(path: str, prefix: str, cid: str | None) -> list[tuple[Kept, str]]:
 
 
 def _full_hash(path: str) -> str | None:
-    import hashlib
-
-    h = hashlib.sha256()
-    try:
-        with open(path, "rb") as f:
-            while chunk := f.read(1 << 16):
-                h.update(chunk)
-    except OSError:
-        return None
-    return h.hexdigest()
+    return tee.full_id(path)
 
 
 def _range(text: str) -> tuple[int, int | None]:
@@ -223,31 +217,100 @@ def _range(text: str) -> tuple[int, int | None]:
     return start, end
 
 
-def _lines(path: str) -> BinaryIO:
-    """The file opened for reading its lines as bytes (newline kept), in bounded memory."""
+def _pieces(path: str) -> Iterator[tuple[int, bytes]]:
+    """(number of its first line, bytes) pieces of the kept output (:func:`rtk.teefile.segments`)."""
+    import zlib
+
+    from rtk import teefile
+
     try:
-        return open(path, "rb")
+        yield from teefile.segments(path)
     except OSError as e:
         raise RtkError(f"recall: {path}: {e.strerror}") from None
+    except (zlib.error, EOFError) as e:
+        raise RtkError(f"recall: {path}: damaged ({e})") from None
+
+
+def _numbered(path: str) -> Iterator[tuple[int, bytes]]:
+    """(line number, line with its newline) of the kept output, in bounded memory (a line at a time)."""
+    seg = 0
+    n = 0
+    carry = b""
+    for first, data in _pieces(path):
+        if first != seg:  # a new segment (after lost lines): starts on a line of its own
+            if carry:
+                yield n + 1, carry
+            seg, n, carry = first, first - 1, b""
+        parts = (carry + data).split(b"\n")
+        carry = parts.pop()
+        for line in parts:
+            n += 1
+            yield n, line + b"\n"
+    if carry:
+        yield n + 1, carry
+
+
+def _lost(path: str) -> tuple[int, int, int] | None:
+    """(A, B, lines in all) when lines A to B of the output are not in its recovery file."""
+    from rtk import teefile
+
+    meta = teefile.info(path)
+    if meta is None or meta.lost is None:
+        return None
+    return meta.lost[0], meta.lost[1], meta.lines
+
+
+def _after(data: bytes, pos: int, count: int) -> int:
+    """The position just after the ``count``-th newline of ``data`` from ``pos`` (there are that many)."""
+    for _ in range(count):
+        pos = data.index(b"\n", pos) + 1
+    return pos
 
 
 def print_lines(path: str, start: int, end: int | None) -> int:
-    with _lines(path) as f:
-        for n, line in enumerate(f, 1):
-            if end is not None and n > end:
-                break
-            if n >= start:
-                write(line)
+    """Lines ``start`` to ``end`` exactly; stops reading (and decompressing) at ``end``. Exit 1, with a line on
+    stderr, when some of them are not kept (past ``tee.max_file_mb``)."""
+    seg = 0
+    n = 1  # the line the next byte belongs to
+    for first, data in _pieces(path):
+        if first != seg:
+            seg = n = first
+        if end is not None and n > end:
+            break
+        pos = 0
+        if n < start:
+            count = data.count(b"\n")
+            if n + count < start:
+                n += count
+                continue
+            pos, n = _after(data, 0, start - n), start
+        count = data.count(b"\n", pos)
+        if end is None or n + count <= end:
+            write(data[pos:])
+            n += count
+            continue
+        write(data[pos : _after(data, pos, end - n + 1)])
+        break
+    lost = _lost(path)
+    if lost is not None and lost[0] <= (end or lost[2]) and start <= lost[1]:
+        a, b, total = lost
+        import sys
+
+        sys.stdout.flush()
+        print(f"rtk recall: lines {a:,}-{b:,} of {total:,} were not kept (past tee.max_file_mb)", file=sys.stderr)
+        return 1
     return 0
 
 
 def print_full(path: str) -> int:
-    try:
-        with open(path, "rb") as f:
-            while chunk := f.read(1 << 16):
-                write(chunk)
-    except OSError as e:
-        raise RtkError(f"recall: {path}: {e.strerror}") from None
+    """Every byte kept; of an output past ``tee.max_file_mb`` a marker line stands for the lines not kept."""
+    seg = 0
+    for first, data in _pieces(path):
+        if first != seg:
+            if seg and (lost := _lost(path)) is not None:
+                write(b"[rtk: lines %d-%d of this output were not kept (past tee.max_file_mb)]\n" % lost[:2])
+            seg = first
+        write(data)
     return 0
 
 
@@ -259,30 +322,37 @@ def print_grep(path: str, pattern: str) -> int:
     except re.error as e:
         raise UsageError(f"recall: bad --grep pattern {pattern!r}: {e}") from None
     found = 0
-    with _lines(path) as f:
-        for n, line in enumerate(f, 1):
-            if rx.search(line):
-                found += 1
-                write(b"%d:" % n + line + (b"" if line.endswith(b"\n") else b"\n"))
+    for n, line in _numbered(path):
+        if rx.search(line):
+            found += 1
+            write(b"%d:" % n + line + (b"" if line.endswith(b"\n") else b"\n"))
     return 0 if found else 1
 
 
 def print_default(path: str, cid: str) -> int:
-    """Whole when short; else the first and last lines and the --lines range left out (two bounded passes)."""
+    """Whole when short; else the first and last lines and the --lines range left out (two bounded passes;
+    one for a compressed file, whose line count is in its last member)."""
+    from rtk import teefile
+
     limit = max(int(config.get("limits.passthrough_max_lines")), 4)
-    with _lines(path) as f:
-        total = sum(1 for _ in f)
+    meta = teefile.info(path)
+    total = meta.lines if meta is not None else sum(data.count(b"\n") for _, data in _pieces(path))
+    if meta is None:
+        with open(path, "rb") as f:  # a last line with no newline counts too
+            size = f.seek(0, os.SEEK_END)
+            if size:
+                f.seek(size - 1)
+                total += f.read(1) != b"\n"
     if total <= limit:
         return print_full(path)
     head = limit // 4
     tail_n = limit - head
     tail: deque[bytes] = deque(maxlen=tail_n)
-    with _lines(path) as f:
-        for n, line in enumerate(f, 1):
-            if n <= head:
-                write(line)
-            else:
-                tail.append(line)
+    for n, line in _numbered(path):
+        if n <= head:
+            write(line)
+        else:
+            tail.append(line)
     first, last = head + 1, total - tail_n
     write(
         f"[rtk] ... lines {first}-{last} of {total} left out: rtk recall {cid} --lines {first}-{last}"
@@ -290,6 +360,9 @@ def print_default(path: str, cid: str) -> int:
     )
     for line in tail:
         write(line)
+    lost = _lost(path)
+    if lost is not None:
+        write(f"[rtk] lines {lost[0]:,}-{lost[1]:,} of {lost[2]:,} were not kept (past tee.max_file_mb)\n")
     return 0
 
 

@@ -6,7 +6,7 @@ import os
 import re
 import time
 
-from rtk.commands._own import parse, read_input, track, write
+from rtk.commands._own import parse, track, write
 from rtk.errors import RtkError
 from rtk.text import plural
 from rtk.tokens import estimate_shaped
@@ -116,45 +116,75 @@ def _names(items: list[str], limit: int = 12) -> str:
     return shown + (f" +{len(items) - limit} more" if len(items) > limit else "")
 
 
-def describe(path: str, data: bytes) -> tuple[str, str]:
+def describe(path: str, data: bytes, whole: tuple[int, int] | None = None) -> tuple[str, str]:
+    """The two lines; ``whole``: (bytes, lines) of the file when ``data`` is only its start (:data:`READ_MAX`)."""
     from rtk.commands import _source
     from rtk.commands.read import is_binary, kind_of
 
-    size = len(data)
+    size = len(data) if whole is None else whole[0]
     if is_binary(data):
         return f"{path}: {kind_of(data)}, {size} bytes", "binary: no text to describe"
     text = data.decode("utf-8", "replace")
     n = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    lines = f"{n} lines"
+    if whole is not None:
+        lines = f"{whole[1]} lines (described from its first {READ_MAX >> 20} MiB)"
+        text = text[: text.rfind("\n") + 1]  # whole lines only
     lang = _source.language(path, text[:200])
     if lang is None:
         first = next((ln.strip() for ln in text.split("\n") if ln.strip()), "")
-        return f"{path}: text, {n} lines", f"starts: {first[:120]}" if first else "empty"
+        return f"{path}: text, {lines}", f"starts: {first[:120]}" if first else "empty"
     purpose = _purpose(text, lang)
-    line1 = f"{path}: {lang.name} source, {n} lines" + (f" - {purpose[:140]}" if purpose else "")
+    line1 = f"{path}: {lang.name} source, {lines}" + (f" - {purpose[:140]}" if purpose else "")
     code = _source.code_only(text, lang)
-    defs: dict[str, list[str]] = {}
+    defs: dict[str, dict[str, None]] = {}  # names in order, each once (a dict: no quadratic look-up)
     for ln in code:
         for kind, rx in _DEFS.get(lang.name, []):
             m = rx.match(ln)
             if m:
-                defs.setdefault(kind, [])
-                if m.group(1) not in defs[kind]:
-                    defs[kind].append(m.group(1))
+                defs.setdefault(kind, {})[m.group(1)] = None
                 break
-    imports: list[str] = []
+    seen: dict[str, None] = {}
     irx = _IMPORTS.get(lang.name)
     if irx is not None:
         for ln in text.split("\n"):
             m = irx.search(ln)
             if m:
-                name = next(g for g in m.groups() if g)
-                if name not in imports:
-                    imports.append(name)
-    parts = [f"{plural(len(v), k, _PLURALS.get(k))}: {_names(v)}" for k, v in defs.items()]
+                seen[next(g for g in m.groups() if g)] = None
+    imports = list(seen)
+    parts = [f"{plural(len(v), k, _PLURALS.get(k))}: {_names(list(v))}" for k, v in defs.items()]
     line2 = "defines " + ("; ".join(parts) if parts else "nothing named at top level")
     if imports:
         line2 += f" | imports {_names(imports)}"
     return line1, line2
+
+
+READ_MAX = 2 << 20  # bytes of a file read to describe it; the lines of the rest are counted as they are read
+
+
+def _read_start(path: str) -> tuple[bytes, tuple[int, int] | None]:
+    """The file's bytes, or its first ``READ_MAX`` and (bytes, lines) of the whole, counted in bounded memory."""
+    import sys
+
+    try:
+        f = sys.stdin.buffer if path == "-" else open(path, "rb")  # noqa: SIM115  (closed below)
+    except OSError as e:
+        raise RtkError(f"smart: {path}: {e.strerror}") from None
+    try:
+        data = f.read(READ_MAX + 1)
+        if len(data) <= READ_MAX:
+            return data, None
+        size, lines, last = len(data), data.count(b"\n"), data[-1:]
+        while b := f.read(1 << 20):
+            size += len(b)
+            lines += b.count(b"\n")
+            last = b[-1:]
+        return data[:READ_MAX], (size, lines + (last != b"\n"))
+    except OSError as e:
+        raise RtkError(f"smart: {path}: {e.strerror}") from None
+    finally:
+        if f is not sys.stdin.buffer:
+            f.close()
 
 
 def main(args: list[str]) -> int:
@@ -168,8 +198,8 @@ def main(args: list[str]) -> int:
     path = a.pos[0]
     if os.path.isdir(path):
         raise RtkError(f"smart: {path}: Is a directory")
-    data = read_input("smart", path)
-    line1, line2 = describe(path, data)
+    data, whole = _read_start(path)
+    line1, line2 = describe(path, data, whole)
     text = f"{line1}\n{line2}\n"
     write(text)
     out_tokens = estimate_shaped(text)
@@ -179,5 +209,7 @@ def main(args: list[str]) -> int:
         track("smart", args, out_tokens, out_tokens, started, 0, mode="binary")
     else:
         raw_tokens = estimate_shaped(data.decode("utf-8", "replace"))
+        if whole is not None:  # the rest of the file counted as its start: an estimate
+            raw_tokens = raw_tokens * whole[0] // max(len(data), 1)
         track("smart", args, raw_tokens, out_tokens, started, 0, mode="description")
     return 0
