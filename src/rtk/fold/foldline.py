@@ -16,8 +16,11 @@ def size_of(lines: tuple[str, ...]) -> int:
     return sum(map(len, lines)) + len(lines)
 
 
-def render_fold(g: Group, folded: int, start: int, end: int) -> str:
-    """``… 1,387 more like: INFO GET <path> 200 <dur>  (lines 2-1499); <path>: /a ×3, /b ×2``."""
+def render_fold(g: Group, folded: int, start: int, end: int, values: bool = True) -> str:
+    """``… 1,387 more like: INFO GET <path> 200 <dur>  (lines 2-1499); <path>: /a ×3, /b ×2``.
+
+    ``values`` False: no value lists (a count merged over groups whose values were not all kept).
+    """
     toks = g.template.toks
     if len(toks) != len(g.head):
         toks = ["<other>"]
@@ -33,7 +36,13 @@ def render_fold(g: Group, folded: int, start: int, end: int) -> str:
             shown.append(next(iter(vals)))  # one value throughout: print it
             continue
         shown.append(t)
-        if vals is not None and 1 < len(vals) <= VALUES and len(listed) < (3 if event else 2) and not _clock(vals):
+        if (
+            values
+            and vals is not None
+            and 1 < len(vals) <= VALUES
+            and len(listed) < (3 if event else 2)
+            and not _clock(vals)
+        ):
             listed.append(i)
     text = f"… {folded:,} more like: {' '.join(shown)}  (lines {start}-{end})"
     if listed:  # shown[i] is the text of toks[i]

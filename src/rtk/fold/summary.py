@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rtk.fold.held import count_line
+from rtk.fold.held import count_line, defer
 from rtk.fold.rare import once
 
 TYPE_CHECKING = False
@@ -54,5 +54,9 @@ def summary(self: Folder, g: Group) -> list[str]:
         if e[0] == "tent":
             e[0] = "dead"
     self.folded += folded
+    # A template shown in a window before: its count waits for the end, one line for all its later windows.
+    later = known is not None and not g.shown and len(out) == 1 and g.dirs is None
+    if later and known is not None and defer(self._later, known, g, folded, g.first + self.base, end + self.base):
+        return []
     self.shown += len(out)
     return out
