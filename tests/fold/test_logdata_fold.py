@@ -121,7 +121,14 @@ SAVE_CASES = [
 # of 44 (12 before the rule): ``checking for minix/config.h... no`` and ``sys/sdt.h... no`` are each in a
 # small group of ``checking for <path> <*>`` lines, and the three ``checking for struct stat.st_birthtim...
 # no`` in a 25-line group whose answer field the fold line lists (``yes ×21, no ×3, executables... ×1``).
-FACT_LOSS: set[str] = {"apache-dav", "gzip-configure"}
+# Session "foldsave" captured lighttpd-debug (lighttpd's request-handling debug log, facts declared before folding ran
+# on it, kept as it came out) to test its rules; it loses 25 of 33 facts, with the old code too: every
+# ``(response.c.NNN) Field : value`` line whose value is a path is one template (``(<id>) <*> : <path>``, 1,221
+# lines: the source location is an ``<id>``, the field name a ``<*>``), so the lines of the odd requests
+# (``Request-URI : /private/token.txt``, the not-found ``Path``/``URI`` lines) fold among the others; and its
+# ``01:58:20:`` times are masked ``<ip>`` (an IPv6 shape) with their colon. The miner's key choice (fold/miner.py) and
+# the masks are another engineer's; not fixed here.
+FACT_LOSS: set[str] = {"apache-dav", "gzip-configure", "lighttpd-debug"}
 FACT_CASES = [
     pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="facts folded away, see comment"))
     if c in FACT_LOSS
