@@ -42,6 +42,7 @@ def render_fold(g: Group, folded: int, start: int, end: int, values: bool = True
             and 1 < len(vals) <= VALUES
             and len(listed) < (3 if event else 2)
             and not _clock(vals)
+            and _core(t) != "<time>"  # which second a line fell in: its range says where
         ):
             listed.append(i)
     text = f"… {folded:,} more like: {' '.join(shown)}  (lines {start}-{end})"
