@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
+from test_logdata_live import live
 
 from rtk.fold.folder import fold_lines
 from rtk.fold.mask import mask
-
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_logdata_live import live  # noqa: E402
 
 
 def test_a_time_with_its_colon_or_bracket_is_a_time() -> None:
@@ -36,7 +32,7 @@ def test_a_fold_line_lists_no_times() -> None:
 
 def test_http_server_live_lists_no_times() -> None:
     """http-server (a new capture, session "foldsave"): its live windows listed ``<ip>: 02:00:44] ×21, ...``."""
-    raw, out, _whole, meta = live("http-server")
+    _raw, out, _whole, meta = live("http-server")
     fold = [o for o in out.splitlines() if o.startswith("… ")]
     assert fold and not any("02:00:" in o for o in fold)
     assert [f for f in meta["facts"] if f not in out.splitlines()] == []  # type: ignore[attr-defined]
