@@ -80,3 +80,26 @@ def test_later_windows_add_no_count_lines() -> None:
     assert len(long) == len(short)
     assert counted(long, WARN, 2) == 1000
     assert "… 998 more like line 2  (lines 6-3994)" in long
+
+
+def _sparse() -> list[str]:
+    """A template in bulk in the first windows, then one line of it after each 300 lines of another (rtk's own input)."""
+    lines = [f"worker {i % 7} stored item {i * 7919 % 1000} in {i % 13 + 2} ms" for i in range(400)]
+    for w in range(4):
+        lines += [f"queue {j % 3} depth {j * 31 % 17}" for j in range(300)]
+        lines.append(f"worker {w} stored item {w * 37 % 100} in 7 ms")
+    return [*lines, "done"]
+
+
+def test_a_waiting_count_takes_the_later_lines_and_names_no_values() -> None:
+    out = run(_sparse())
+    # the later windows' counts wait as one line; the lone lines of later windows join it instead of being shown
+    # whole (they were: one line is shorter than a count line of its own), and the line says the template, not
+    # the values of the last group it took (``worker 2 stored item 74 in 7 ms`` once did)
+    assert "… 200 more like: worker <n> stored item <n> in <n> ms  (lines 198-1303)" in out
+    assert [o for o in out if o.startswith("worker ")] == [
+        "worker 0 stored item 0 in 2 ms",
+        "worker 0 stored item 681 in 11 ms",  # the last line of the first window's group (a counter moved)
+        "worker 3 stored item 11 in 7 ms",  # among the last lines
+    ]
+    assert "… 1,000 more like: queue <n> depth <n>  (lines 598-1600)" in out

@@ -16,11 +16,8 @@ def size_of(lines: tuple[str, ...]) -> int:
     return sum(map(len, lines)) + len(lines)
 
 
-def render_fold(g: Group, folded: int, start: int, end: int, values: bool = True) -> str:
-    """``… 1,387 more like: INFO GET <path> 200 <dur>  (lines 2-1499); <path>: /a ×3, /b ×2``.
-
-    ``values`` False: no value lists (a count merged over groups whose values were not all kept).
-    """
+def render_fold(g: Group, folded: int, start: int, end: int) -> str:
+    """``… 1,387 more like: INFO GET <path> 200 <dur>  (lines 2-1499); <path>: /a ×3, /b ×2``."""
     toks = g.template.toks
     if len(toks) != len(g.head):
         toks = ["<other>"]
@@ -37,8 +34,7 @@ def render_fold(g: Group, folded: int, start: int, end: int, values: bool = True
             continue
         shown.append(t)
         if (
-            values
-            and vals is not None
+            vals is not None
             and 1 < len(vals) <= VALUES
             and len(listed) < (3 if event else 2)
             and not _clock(vals)
@@ -49,6 +45,18 @@ def render_fold(g: Group, folded: int, start: int, end: int, values: bool = True
     if listed:  # shown[i] is the text of toks[i]
         text += "; " + "; ".join(values_text(toks[i], g.field(i) or {}, _label(shown, i)) for i in listed)
     return text
+
+
+def shown_fields(g: Group) -> tuple[list[str], list[str]]:
+    """The template of ``g`` as its fold line prints it (a field of one value as that value), and as mined."""
+    toks = g.template.toks
+    if len(toks) != len(g.head):
+        return ["<other>"], ["<other>"]
+    shown = []
+    for i, t in enumerate(toks):
+        vals = g.field(i) if "<" in t and ">" in t else None
+        shown.append(next(iter(vals)) if vals is not None and len(vals) == 1 else t)
+    return shown, list(toks)
 
 
 def _clock(vals: dict[str, int]) -> bool:

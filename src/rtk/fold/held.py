@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import repeat
 from operator import getitem, itemgetter
 
-from rtk.fold.foldline import render_fold
+from rtk.fold.foldline import render_fold, shown_fields
 from rtk.fold.mask import tokens
 
 TYPE_CHECKING = False
@@ -115,15 +115,20 @@ def defer(later: dict[int, list[object]], k: Known, g: Group, folded: int, start
     go (they would be one window's). At most ``LATER`` templates wait (False: printed now).
     """
     e = later.get(g.key)
-    fold = render_fold(g, 0, 0, 0, values=False)  # ``… 0 more like: TEMPLATE  (lines 0-0)``
-    text = fold[fold.index(": ") + 2 : fold.rindex("  (lines ")]
+    shown, toks = shown_fields(g)
     if e is None:
         if len(later) >= LATER:
             return False
-        later[g.key] = [folded, start, end, text, k.same(g), k.no]
+        later[g.key] = [folded, start, end, shown, k.same(g), k.no]
         return True
     e[0] = int(e[0]) + folded  # type: ignore[call-overload]
-    e[2], e[3] = end, text  # the template as the miner has it now (the most general)
+    old = e[3]
+    assert isinstance(old, list)
+    # a field keeps the value it had in every group taken (one value throughout), else it is its kind
+    e[2], e[3] = (
+        end,
+        [a if a == b else t for a, b, t in zip(old, shown, toks, strict=True)] if len(old) == len(toks) else toks,
+    )
     e[4] = bool(e[4]) and k.same(g)
     return True
 
@@ -132,7 +137,7 @@ def later_lines(later: dict[int, list[object]], base: int) -> list[str]:
     """The count lines kept by ``defer``, in the order of their first lines; ``later`` is emptied."""
     out = []
     for n, start, end, text, same, no in sorted(later.values(), key=itemgetter(1)):
-        what = f"line {int(no) + base}" if same else f": {text}"  # type: ignore[call-overload]
+        what = f"line {int(no) + base}" if same else f": {' '.join(text)}"  # type: ignore[call-overload,arg-type]
         out.append(f"… {int(n):,} more like{' ' if same else ''}{what}  (lines {start}-{end})")  # type: ignore[call-overload]
     later.clear()
     return out
