@@ -43,7 +43,7 @@ LIVE_FACT_LOSS: set[str] = {"apache-dav", "gzip-configure", "lighttpd-debug"}
 # main (...)`` gets a count line in every window it appears in, and the error blocks are spread over the whole
 # output); mosquitto 82.1% against 89.5% (the same: one count line per message kind per window).
 # Session "foldsave": a template shown in an earlier window prints no count line in the later ones; their counts are
-# one line at the end (held.defer, tests/fold/test_live_known.py): mosquitto 87.1% against 89.9%, valgrind-memcheck
+# one line at the end (held.defer, tests/fold/test_live_known.py): mosquitto 87.2% against 89.9%, valgrind-memcheck
 # 68.5% against 75.1% (its later windows still show the frames of each error block again).
 LIVE_SHORT = {"valgrind-memcheck"}
 
