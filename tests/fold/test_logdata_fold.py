@@ -38,6 +38,12 @@ CASES = sorted(p.stem for p in DATA.glob("*.toml"))
 # ``checking for X... yes`` lines fall into 5 templates by token count, the compiler checks before them are
 # each rare, and make's recipe echo (``depbase=...``, ``gcc -DHAVE_CONFIG_H ...``) is shown whole: 89 lines
 # stay for 343.
+# Session "foldsave": php-server 88.8% (88.2% before: a fold line lists no values of a time field). Left: its header
+# (40 tokens with this test's absolute path, twice), its first two lines, two fold lines and four ``Accepted``/``Closing``
+# lines among its last five (always shown) take 163 tokens beside its facts' 369; 90% leaves 473 for all. postgres:
+# its facts and header alone are 1,392 of the 1,396 tokens 90% leaves: out of reach while every fold names its range.
+# mosquitto: 89.5% (55 tokens short: its value lists ``<*> to: CONNACK ×61, ...`` and the fold lines under each
+# message kind's first line); strace-f and autotools-check unchanged.
 # Checked by session "foldgoals" (test_facts_cap_the_savings): only python-service (facts 12.1%) and gunicorn
 # (10.4%) have facts above 10% of their tokens. postgres's are 9.6% (ceiling 90.4%: reachable in principle, with
 # 0.4 points for its header, every template's first line and the fold lines: not with this fold) and
@@ -141,7 +147,14 @@ SAVE_CASES = [
 # is a second usual answer, not an exception: test_foldgoals2's bound), and 6 ``checking whether A B C D... no``
 # lines, a template of their own (drain3 too), 6 lines of all-different checks folded to 1 + a count (a rare
 # template has at most 5).
-FACT_LOSS: set[str] = {"sed-configure"}
+# Session "foldsave" captured lighttpd-debug (lighttpd's request-handling debug log, facts declared before folding ran
+# on it, kept as it came out) to test its rules; it loses 25 of 33 facts, with the old code too: every
+# ``(response.c.NNN) Field : value`` line whose value is a path is one template (``(<id>) <*> : <path>``, 1,221
+# lines: the source location is an ``<id>``, the field name a ``<*>``), so the lines of the odd requests
+# (``Request-URI : /private/token.txt``, the not-found ``Path``/``URI`` lines) fold among the others; and its
+# ``01:58:20:`` times are masked ``<ip>`` (an IPv6 shape) with their colon. The miner's key choice (fold/miner.py) and
+# the masks were another session's; not fixed there.
+FACT_LOSS: set[str] = {"sed-configure", "lighttpd-debug"}
 FACT_CASES = [
     pytest.param(c, marks=pytest.mark.xfail(strict=True, reason="facts folded away, see comment"))
     if c in FACT_LOSS

@@ -7,7 +7,7 @@ from collections import deque
 from rtk import recache
 from rtk.fold.context import ends_in_colon, show_context, under_shown
 from rtk.fold.group import Group
-from rtk.fold.held import Known, count_held, open_known, put_back
+from rtk.fold.held import Known, count_held, later_lines, open_known, put_back
 from rtk.fold.jsonl import event, request
 from rtk.fold.late import Late
 from rtk.fold.markers import (
@@ -96,6 +96,7 @@ class Folder:
         # Live output (``hold`` set): group key -> its lines shown before (a later group shows no head: ``Known``).
         self._known: dict[int, Known] | None = {} if hold is not None else None
         self._late = Late()  # live: lines folded that may be rare by the end (late.py)
+        self._later: dict[int, list[object]] = {}  # live: counts of templates shown before, for the end (held.defer)
         self._colon: Colon | None = None  # the last line folded that ends in ``:`` (context.py)
 
     def feed(self, line: str) -> list[str]:
@@ -235,6 +236,10 @@ class Folder:
         if self._blk:
             self._close_block()
         out = self._flush(True)
+        if self._later:  # live: the counts of templates shown in earlier windows, one line each
+            later = later_lines(self._later, self.base)
+            out += later
+            self.shown += len(later)
         for no, line in self.tail:
             self._access(line)
             self.blocks.feed(line)

@@ -33,12 +33,30 @@ def render_fold(g: Group, folded: int, start: int, end: int) -> str:
             shown.append(next(iter(vals)))  # one value throughout: print it
             continue
         shown.append(t)
-        if vals is not None and 1 < len(vals) <= VALUES and len(listed) < (3 if event else 2) and not _clock(vals):
+        if (
+            vals is not None
+            and 1 < len(vals) <= VALUES
+            and len(listed) < (3 if event else 2)
+            and not _clock(vals)
+            and _core(t) != "<time>"  # which second a line fell in: its range says where
+        ):
             listed.append(i)
     text = f"… {folded:,} more like: {' '.join(shown)}  (lines {start}-{end})"
     if listed:  # shown[i] is the text of toks[i]
         text += "; " + "; ".join(values_text(toks[i], g.field(i) or {}, _label(shown, i)) for i in listed)
     return text
+
+
+def shown_fields(g: Group) -> tuple[list[str], list[str]]:
+    """The template of ``g`` as its fold line prints it (a field of one value as that value), and as mined."""
+    toks = g.template.toks
+    if len(toks) != len(g.head):
+        return ["<other>"], ["<other>"]
+    shown = []
+    for i, t in enumerate(toks):
+        vals = g.field(i) if "<" in t and ">" in t else None
+        shown.append(next(iter(vals)) if vals is not None and len(vals) == 1 else t)
+    return shown, list(toks)
 
 
 def _clock(vals: dict[str, int]) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import repeat
 from operator import getitem, itemgetter
 
-from rtk.fold.foldline import render_fold
+from rtk.fold.foldline import render_fold, shown_fields
 from rtk.fold.mask import tokens
 
 TYPE_CHECKING = False
@@ -101,6 +101,46 @@ def count_line(known: Known | None, g: Group, folded: int, base: int, end: int) 
     if known.same(g):
         return f"… {folded:,} more like line {known.no + base}  (lines {start}-{end})"
     return render_fold(g, folded, start, end)
+
+
+LATER = 1000  # templates whose later counts a live fold keeps for one line at the end, at most
+
+
+def defer(later: dict[int, list[object]], k: Known, g: Group, folded: int, start: int, end: int) -> bool:
+    """A later window's count of ``g``, whose key ``k`` was shown in an earlier one: kept for the end (True).
+
+    Each window of a live fold closes a group for every template it saw; a template shown whole
+    before prints no line of its own then, so its count line waits and the counts of all its later
+    groups are one line (``later_lines``), its range from the first of them to the last. Its value lists
+    go (they would be one window's). At most ``LATER`` templates wait (False: printed now).
+    """
+    e = later.get(g.key)
+    shown, toks = shown_fields(g)
+    if e is None:
+        if len(later) >= LATER:
+            return False
+        later[g.key] = [folded, start, end, shown, k.same(g), k.no]
+        return True
+    e[0] = int(e[0]) + folded  # type: ignore[call-overload]
+    old = e[3]
+    assert isinstance(old, list)
+    # a field keeps the value it had in every group taken (one value throughout), else it is its kind
+    e[2], e[3] = (
+        end,
+        [a if a == b else t for a, b, t in zip(old, shown, toks, strict=True)] if len(old) == len(toks) else toks,
+    )
+    e[4] = bool(e[4]) and k.same(g)
+    return True
+
+
+def later_lines(later: dict[int, list[object]], base: int) -> list[str]:
+    """The count lines kept by ``defer``, in the order of their first lines; ``later`` is emptied."""
+    out = []
+    for n, start, end, text, same, no in sorted(later.values(), key=itemgetter(1)):
+        what = f"line {int(no) + base}" if same else f": {' '.join(text)}"  # type: ignore[call-overload,arg-type]
+        out.append(f"… {int(n):,} more like{' ' if same else ''}{what}  (lines {start}-{end})")  # type: ignore[call-overload]
+    later.clear()
+    return out
 
 
 class Known:

@@ -41,7 +41,20 @@ GRAIN = (
 STAMPS = 1024  # arrival stamps kept before the ones of lines no longer held are let go
 # What a folder hands the next after a quiet spell: its miner, group keys, line caches, marker lines and
 # blocks seen, and the keys shown whole (so a template shown before a pause is counted, not shown, after it).
-CARRIED = ("miner", "_keys", "_nkeys", "_seen", "_fast", "_cache", "_dups", "_known", "_bodies", "_body_chars", "_late")
+CARRIED = (
+    "miner",
+    "_keys",
+    "_nkeys",
+    "_seen",
+    "_fast",
+    "_cache",
+    "_dups",
+    "_known",
+    "_bodies",
+    "_body_chars",
+    "_late",
+    "_later",
+)
 
 
 class FoldStream(LineFilter):

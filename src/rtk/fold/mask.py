@@ -60,13 +60,15 @@ def kind(tok: str) -> str | None:
 def mask(tok: str) -> str:
     """``tok`` with its variable part replaced by its kind; punctuation around it and ``key=`` kept."""
     k = kind(tok)
-    if k is not None:
+    if k is not None and k != "<ip>":
         return k
     lo, hi = 0, len(tok)
     while lo < hi and tok[lo] in _EDGE:
         lo += 1
     while hi > lo and tok[hi - 1] in _EDGE + ".:":
         hi -= 1
+    if k is not None:  # ``01:58:20:``, ``02:00:26]``: a time with its colon or bracket, not an IPv6 address
+        return tok[:lo] + "<time>" + tok[hi:] if 0 < hi - lo < len(tok) and kind(tok[lo:hi]) == "<time>" else k
     if lo == hi:
         return tok
     core = tok[lo:hi]

@@ -42,6 +42,7 @@ class FoldState(Protocol):
     _sect: Section | None
     _known: dict[int, Known] | None
     _late: Late
+    _later: dict[int, list[object]]
     _colon: Colon | None
 
     def _take(self, no: int, line: str, shape: bytes | None = None, counted: bool = False) -> None: ...

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rtk.fold.held import count_line
+from rtk.fold.held import count_line, defer
 from rtk.fold.rare import once
 
 TYPE_CHECKING = False
@@ -43,7 +43,11 @@ def summary(self: Folder, g: Group) -> list[str]:
     out = [line, *(ln for _, ln in few)]
     if show_last:
         out.append(g.last)
-    if held and sum(len(str(e[2])) + 1 for e in g.tents) <= sum(len(o) + 1 for o in out):
+    # A template shown in a window before: its count waits for the end, one line for all its later windows.
+    later = known is not None and not g.shown and len(out) == 1 and g.dirs is None
+    start = g.first + self.base
+    # (a count added to one already waiting costs no line: its lines are not shown for being short)
+    if held and not (later and g.key in self._later) and _size(g.tents) <= sum(len(o) + 1 for o in out):
         return []  # the fold would be longer than the lines it stands for: they are shown
     if known is not None and held and before + g.count <= TENTS + 1 and not known.same(g):  # live: rare later?
         kept = g.tents[:-1] if show_last else g.tents  # (the last line is shown)
@@ -54,5 +58,12 @@ def summary(self: Folder, g: Group) -> list[str]:
         if e[0] == "tent":
             e[0] = "dead"
     self.folded += folded
+    if later and known is not None and defer(self._later, known, g, folded, start, end + self.base):
+        return []
     self.shown += len(out)
     return out
+
+
+def _size(entries: list[list[object]]) -> int:
+    """Characters of the held lines of ``entries`` printed one per line."""
+    return sum(len(str(e[2])) + 1 for e in entries)
