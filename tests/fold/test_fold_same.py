@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from tests.fold.foldways import by_block, by_line, live
+from foldways import by_block, by_line, live
 
 from rtk.fold.live import FoldStream
 
