@@ -6,7 +6,7 @@ from collections import Counter
 from operator import gt, itemgetter, lt
 
 from rtk.fold.listing import Listing, first_word
-from rtk.fold.measure import OUTLIER, OUTLIER_AFTER, SETTLED, _far_plain, _num, _nums, _value
+from rtk.fold.measure import OUTLIER, OUTLIER_AFTER, SETTLED, _far_plain, _num, _nums, _value, below
 from rtk.fold.miner import Template
 
 TYPE_CHECKING = False
@@ -372,6 +372,8 @@ class Group:
             rest = toks[start:] if start else toks
             if rest and (max(map(len, rest)) > st[4] or "e" in "".join(rest)):
                 limit = st[5]
+                if below(rest, limit):
+                    continue  # a clock's values, bounded by the greatest (none reaches the limit)
                 vals = _nums(rest, _value)
                 if None not in vals and max(vals) < limit:  # type: ignore[type-var,operator]
                     continue  # none reaches the limit
