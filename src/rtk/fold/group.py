@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from operator import gt, itemgetter, lt
 
-from rtk.fold.listing import Listing, first_word
+from rtk.fold.listing import Listing, first_word, first_words
 from rtk.fold.measure import OUTLIER, OUTLIER_AFTER, SETTLED, _far_plain, _num, _nums, _value, below
 from rtk.fold.miner import Template
 
@@ -338,7 +338,7 @@ class Group:
         """The first words of the quoted fields (``Group.words``) of these lines counted."""
         for i, vals in self.words.items():
             if vals is not None:
-                self._count(-1 - i, vals, list(map(first_word, column(i))), nos, lines, WORDS)
+                self._count(-1 - i, vals, first_words(column(i)), nos, lines, WORDS)
                 if len(vals) > WORDS:
                     self.words[i] = None
 
