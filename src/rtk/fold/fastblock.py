@@ -55,7 +55,7 @@ def take_many(f: Folder, first: int, lines: list[str]) -> None:
     stale = False  # the shape cache started again during the block: each line looked up as it comes
     nfast, nseen = len(fastd), len(seen)
     for i, entry in enumerate(entries):
-        if stale:
+        if stale or entry is None:  # (a shape first seen earlier in this block is known now)
             entry = fast(shapes[i])
         line = lines[i]
         if quiet and entry is not None:
@@ -77,8 +77,6 @@ def take_many(f: Folder, first: int, lines: list[str]) -> None:
                         b[1].append(entry)
                     continue
         # The whole way, as Folder._take_many took each line.
-        if entry is None:
-            entry = fast(shapes[i])  # (a shape first seen earlier in this block)
         _one(f, first + i, i, line, shapes[i], entry, hint)
         quiet = not f._marked and f._sect is None and not blocks.kind
         if len(fastd) < nfast or len(seen) < nseen:
