@@ -204,7 +204,7 @@ def event(line: str) -> Event | None:
         found is not None
         and shape is not None
         and b"0x" not in skel
-        and not any(map(str.isdigit, map(itemgetter(1), pairs)))
+        and not any(map(str.isdigit, "".join(map(itemgetter(1), pairs))))
     ):
         if len(_recipes) > CACHE:
             _recipes.clear()
