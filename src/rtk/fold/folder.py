@@ -6,13 +6,13 @@ from collections import deque
 
 from rtk import recache
 from rtk.fold.context import ends_in_colon, show_context, under_shown
-from rtk.fold.fastblock import take_many
 from rtk.fold.group import Group
 from rtk.fold.held import Known, count_held, open_known, put_back
 from rtk.fold.jsonl import event, request
 from rtk.fold.late import Late
 from rtk.fold.markers import (
     Blocks,
+    Hints,
     access,
     access_hint,
     is_location,
@@ -35,7 +35,14 @@ if TYPE_CHECKING:
 TAIL = 5  # the last lines of an output (its summary) are always shown
 PENDING = 4096  # shown lines held back at most, waiting for their fold's final count
 CACHE = 50_000  # entries of each cache (masked tokens, masked lines) before it starts again
+# Lines whose first character is one of these may open a block or carry a marker without a hint word.
+_ROUTE = (  # every character str.isspace() (and the regex \s) takes for a blank, then the letters
+    "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+    "\u200a\u2028\u2029\u202f\u205f\u3000.CgsWEF<"
+)
+_STARTS = recache.pattern(r"\s*$|\s+at |\s*\.\.\. |Caused by: |goroutine \d|stack backtrace:|[WEF<]")
 _DIGIT = recache.pattern(r"\d")
+_ZEROS = bytes.maketrans(b"123456789", b"000000000")
 LONG = 40  # a line of more tokens than this is templated by its first LONG_KEEP tokens
 LONG_KEEP = 3
 DUPS = 10_000  # marker lines remembered, to count one repeated verbatim
@@ -130,7 +137,63 @@ class Folder:
         return self._flush(False)
 
     def _take_many(self, first: int, lines: list[str]) -> None:
-        take_many(self, first, lines)  # (fastblock.py: the block loop)
+        shapes = "\n".join(lines).encode("utf-8", "surrogatepass").translate(_ZEROS).split(b"\n")
+        if len(shapes) != len(lines):  # a newline inside a line
+            for no, line in enumerate(lines, first):
+                self._take(no, line)
+            return
+        fast = self._fast.get
+        groups = self.groups.get
+        blocks = self.blocks
+        take = self._take
+        hint = Hints(lines).has
+        batches = self._batches
+        batch = batches.get
+        self._block, self._first = lines, first
+        self._slow = [] if self.dropped is not None else None
+        for no, (line, shape) in enumerate(zip(lines, shapes, strict=True), first):
+            if self._marked:  # the line after a marker: shown when it only says where (`` --> src/a.rs:4``)
+                if is_location(line):
+                    take(no, line)
+                    continue
+                self._marked = False
+            if self._sect is not None:  # under a header: the whole way
+                take(no, line)
+                continue
+            entry = fast(shape)
+            if entry is None or blocks.kind:
+                # A line of a new shape (or in a block): the whole way. A line shaped like one seen here
+                # before has its characters but digits: no hint, no start of a block either.
+                if (
+                    blocks.kind
+                    or (line[:1] in _ROUTE and _STARTS.match(line) is not None)
+                    or "/" in line[:3]
+                    or hint(no - first, line)
+                ):
+                    take(no, line)
+                    continue
+                if access_hint(line) and (hit := access(line)) is not None:
+                    if hit[1][0] in "45":
+                        take(no, line)  # a failed request: a marker
+                        continue
+                    self.reqs.pending.append(hit)
+                if entry is None:
+                    take(no, line, shape, True)
+                    continue
+            elif entry[4] and (hit := access(line)) is not None:
+                if hit[1][0] in "45":
+                    take(no, line)
+                    continue
+                self.reqs.pending.append(hit)
+            g = groups(entry[1])
+            if g is None or not g.cancelled or line[-1:] in ":^~":  # (a context or caret line: context.py)
+                self._grouped(no, line, line.split() if entry[3] else tokens(line), *entry[:3])
+            elif (b := batch(entry[1])) is None:  # a folding group: counted at the end of the block
+                batches[entry[1]] = ([no - first], [entry])
+            else:
+                b[0].append(no - first)
+                b[1].append(entry)
+        self._end_block()
 
     def _end_block(self) -> None:
         """The lines of folding groups held while the block was taken: counted, outliers put in line order."""

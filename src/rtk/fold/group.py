@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from operator import gt, itemgetter, lt
 
-from rtk.fold.listing import Listing, first_word, first_words
-from rtk.fold.measure import OUTLIER, OUTLIER_AFTER, SETTLED, _far_plain, _num, _nums, _value, below
+from rtk.fold.listing import Listing, first_word
+from rtk.fold.measure import OUTLIER, OUTLIER_AFTER, SETTLED, _far_plain, _num, _nums, _value
 from rtk.fold.miner import Template
 
 TYPE_CHECKING = False
@@ -338,7 +338,7 @@ class Group:
         """The first words of the quoted fields (``Group.words``) of these lines counted."""
         for i, vals in self.words.items():
             if vals is not None:
-                self._count(-1 - i, vals, first_words(column(i)), nos, lines, WORDS)
+                self._count(-1 - i, vals, list(map(first_word, column(i))), nos, lines, WORDS)
                 if len(vals) > WORDS:
                     self.words[i] = None
 
@@ -372,8 +372,6 @@ class Group:
             rest = toks[start:] if start else toks
             if rest and (max(map(len, rest)) > st[4] or "e" in "".join(rest)):
                 limit = st[5]
-                if below(rest, limit):
-                    continue  # a clock's values, bounded by the greatest (none reaches the limit)
                 vals = _nums(rest, _value)
                 if None not in vals and max(vals) < limit:  # type: ignore[type-var,operator]
                     continue  # none reaches the limit

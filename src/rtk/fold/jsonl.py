@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from operator import add, itemgetter
 
 from rtk import recache
@@ -22,6 +21,7 @@ _PAIR = recache.pattern(
 )
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from collections.abc import Callable
 
     _Pair = tuple[str, str, str, str, str, str, str]

@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from itertools import repeat
-from operator import getitem, itemgetter
-
 FEW = 8  # a directory with at most this many lines has them shown whole
 DIRS = 512  # directories counted at most; past this a listing is folded like any template
 SHOWN = 10  # ...and at most one line in this many of the listing is shown so (else none: nothing stands out)
 LISTED = 8  # directories named with their counts in the fold line
-_FIRST = slice(0, 1)
-_REST = slice(1, None)
-_QUOTES = frozenset("\"'")
 
 
 def first_word(tok: str) -> str:
@@ -19,13 +13,6 @@ def first_word(tok: str) -> str:
     if tok[:1] not in "\"'" or " " not in tok:
         return ""
     return tok[1 : tok.find(" ")]
-
-
-def first_words(toks: list[str]) -> list[str]:
-    """:func:`first_word` of each token; in C when every token is quoted and holds a blank (an access log's requests)."""
-    if set(map(getitem, toks, repeat(_FIRST))) <= _QUOTES and all(map(str.__contains__, toks, repeat(" "))):
-        return list(map(getitem, map(itemgetter(0), map(str.partition, toks, repeat(" "))), repeat(_REST)))
-    return list(map(first_word, toks))
 
 
 def parent(path: str) -> str:

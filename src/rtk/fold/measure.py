@@ -69,36 +69,6 @@ def _nums(toks: list[str], parse: Callable[[str], float | None]) -> list[float |
     return list(map(parse, toks))
 
 
-_ZERO = str.maketrans("123456789", "000000000")
-
-
-def below(toks: list[str], limit: float) -> bool:
-    """Whether no token's value (as :func:`_value` reads it) can reach ``limit``, known without reading each one.
-
-    Only for tokens of one shape (the same characters but digits, e.g. every ``07:00:46.416`` of a
-    clock) made of digits, ``:`` and ``.`` inside the edges :func:`_value` strips: the greatest token
-    has the greatest first part, and each later part of ``w`` digits is under ``10**w``, which bounds
-    every value. False when that is not so (the values are then read one by one).
-    """
-    top = max(toks)
-    shape = top.translate(_ZERO)
-    if "".join(toks).translate(_ZERO) != shape * len(toks):
-        return False
-    core = shape.strip(_EDGES)
-    if not core or core.strip("0:.") or "0x" in shape:
-        return False
-    lo = len(shape) - len(shape.lstrip(_EDGES))
-    parts = top[lo : lo + len(core)].split(":")
-    try:
-        bound = float(parts[0])
-        for part in parts[1:]:
-            float(part)  # (a part no float reads: no token has a value)
-            bound = bound * 60 + 10 ** len(part.split(".")[0])
-    except ValueError:
-        return True
-    return bound < limit
-
-
 def _far_plain(st: list[float], vals: list[float], far: set[int]) -> int:
     """``outlier``'s test over the numbers of an unsettled field (none missing), with running sums in C.
 
