@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from operator import itemgetter
+from operator import add, itemgetter
 
 from rtk import recache
 from rtk.fold.mask import kind, mask
@@ -21,6 +21,7 @@ _PAIR = recache.pattern(
 )
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from collections.abc import Callable
 
     _Pair = tuple[str, str, str, str, str, str, str]
@@ -143,7 +144,19 @@ def event(line: str) -> Event | None:
     """
     if line[:1] != "{" or line[-1:] != "}":
         return None
-    pairs: list[_Pair] = _PAIR.findall(line)
+    skel = line.encode("utf-8", "surrogatepass").translate(_ZEROS)
+    recipe = _recipes.get(skel)
+    if recipe is not None:
+        return recipe.make(line)
+    found: list[re.Match[str]] | None = None
+    if skel in _once:  # a skeleton seen before: read with the places of its pairs, to make its recipe
+        found = list(_PAIR.finditer(line))
+        pairs: list[_Pair] = [m.groups("") for m in found]  # type: ignore[misc]  # (as ``findall`` gives them)
+    else:
+        if len(_once) > CACHE:
+            _once.clear()
+        _once.add(skel)
+        pairs = _PAIR.findall(line)
     # A NUL in a key could make two shapes one; such a line is planned on its own.
     shape = "\0".join(map("\0".join, map(_SHAPE, pairs))) if "\0" not in line else None
     if shape is None:
@@ -185,7 +198,88 @@ def event(line: str) -> Event | None:
     p = pairs[plan.level]
     level = f"{plan.level_key}={(p[2] + p[3] + p[2] if p[2] else p[4] or p[5]).strip(chr(34))}"
     msg = '"' + pairs[plan.msg][3] + '"'
-    return Event([level, msg, *toks], [level, _mask_message(msg), *masks], request)
+    masked = _mask_message(msg)
+    # (``0x`` is the one place a kind tells 0 from other digits; a key's digits would be lost in the skeleton)
+    if (
+        found is not None
+        and shape is not None
+        and b"0x" not in skel
+        and not any(map(str.isdigit, "".join(map(itemgetter(1), pairs))))
+    ):
+        if len(_recipes) > CACHE:
+            _recipes.clear()
+        _recipes[skel] = _Recipe(plan, found, masks, masked)
+    return Event([level, msg, *toks], [level, masked, *masks], request)
+
+
+_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+
+
+def _value_span(m: re.Match[str]) -> tuple[int, int]:
+    """Where a pair's value is (``inside or array or scalar``: the group of them that matched; empty if none did)."""
+    for g in (4, 5, 6):
+        lo, hi = m.span(g)
+        if lo >= 0 and hi > lo:
+            return lo, hi
+    return 0, 0
+
+
+def _at(m: re.Match[str], group: int) -> slice:
+    """Where a group of a pair is (an empty slice when it did not match)."""
+    lo, hi = m.span(group)
+    return slice(lo, hi) if lo >= 0 else slice(0, 0)
+
+
+class _Recipe:
+    """How :func:`event` reads any line of one skeleton (its bytes with every digit made 0), without a regex.
+
+    Lines of one skeleton have their pairs at the same places (the pattern tells no digit from
+    another), so the same plan, and the same kinds of value: every mask is the skeleton's (but
+    ``0x``, read as hex while ``1x`` is not: such lines are never read so). What depends on the
+    digits themselves (the values, the level, a status) is cut from the line at its place.
+    """
+
+    __slots__ = ("level", "masks", "msg", "prefixes", "reqs", "values")
+
+    def __init__(self, plan: _Plan, found: list[re.Match[str]], masks: list[str], masked: str) -> None:
+        picked: tuple[re.Match[str], ...] = plan.fields(found)  # type: ignore[arg-type,assignment]
+        spans = [slice(*_value_span(m)) for m in picked]
+        self.values: Callable[[str], tuple[str, ...]] = (
+            itemgetter(*spans) if len(spans) > 1 else (lambda line: (line[spans[0]],)) if spans else (lambda line: ())
+        )
+        self.prefixes = plan.prefixes
+        p = found[plan.level]
+        quote = p.group(3)
+        lo, hi = _value_span(p)
+        self.level = (plan.level_key + "=", quote, slice(lo, hi))
+        self.msg = slice(*found[plan.msg].span(4))
+        self.masks = [masked, *masks]
+        # The request fields: whether a path, whether a string, where its inside is and where its scalar is
+        self.reqs = [
+            (is_path, bool(picked[i].group(3)), _at(picked[i], 4), _at(picked[i], 6)) for i, is_path in plan.reqs
+        ]
+
+    def make(self, line: str) -> Event:
+        key, quote, at = self.level
+        raw = line[at]
+        level = key + ((quote + raw + quote).strip(chr(34)) if quote else raw.strip(chr(34)))
+        toks = list(map(add, self.prefixes, self.values(line)))
+        request = None
+        if self.reqs:
+            path = status = None
+            for is_path, quoted, inside, scalar in self.reqs:
+                if is_path:
+                    if quoted and line[inside][:1] == "/":
+                        path = line[inside]
+                elif len(v := line[scalar]) == 3 and v.isdigit() and v[0] in "12345":
+                    status = v
+            if path is not None and status is not None:
+                request = (path, status)
+        return Event([level, '"' + line[self.msg] + '"', *toks], [level, *self.masks], request)
+
+
+_recipes: dict[bytes, _Recipe] = {}  # a line's skeleton (seen twice) -> how to read it
+_once: set[bytes] = set()  # skeletons seen once
 
 
 def request(line: str) -> tuple[str, str] | None:
