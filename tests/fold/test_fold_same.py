@@ -1,7 +1,8 @@
 """Differential test of the fold's speed work: every output folds to the same bytes as before it (a table of hashes).
 
 The table (fold_same.json) was recorded with the code before the fast paths of session "foldspeed"
-(``python tests/fold/test_fold_same.py --record`` on main cd9fca1). Each input is folded every
+(``python tests/fold/test_fold_same.py --record`` on main cd9fca1), and is recorded again (same command, run
+from tests/fold) by a change that means to alter the fold's output, in the commit that says so. Each input is folded every
 way the fold runs: line by line, by block, live (one block and blocks of 997 lines), and through
 ``rtk read`` and ``rtk run`` for the logs. Inputs: every tests/logdata log, every fixture's raw
 output, and the generated benchmark inputs (bench/fold.py, bench/fold_jsonl.py, bench/big_output.py).
