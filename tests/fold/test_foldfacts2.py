@@ -60,10 +60,19 @@ def test_a_usual_answer_under_four_fifths_keeps_the_minority_folded() -> None:
 
 YES = ["build environment is sane", "make supports nested variables", "the C compiler works", "gcc accepts -g option"]
 YES += ["stat handles trailing slashes", "fchdir is declared here", "getcwd handles long names", "mkdir is quite sane"]
-YES += ["the compiler supports C11", "lstat follows trailing symlinks", "rmdir works on dirs", "realpath works as POSIX"]
+YES += [
+    "the compiler supports C11",
+    "lstat follows trailing symlinks",
+    "rmdir works on dirs",
+    "realpath works as POSIX",
+]
 YES += ["dup2 works on fds", "fcntl handles F_DUPFD well", "link obeys POSIX rules", "mbrtowc handles incomplete chars"]
-YES += ["nanosleep works as documented", "printf supports size specifiers", "strerror_r returns char *", "rename is POSIX"]
-YES[-1] = "rename honors trailing slashes"
+YES += [
+    "nanosleep works as documented",
+    "printf supports size specifiers",
+    "strerror_r returns char *",
+    "rename honors trailing slashes",
+]
 NO = ["we are cross compiling", "the compiler is clang", "_XOPEN_SOURCE should be defined", "dirfd is a macro"]
 NO += ["byte ordering is bigendian", "pthread_sigmask is a macro"]
 
