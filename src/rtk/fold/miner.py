@@ -172,8 +172,9 @@ def answers(t: Template) -> bool:
     """Whether a template of ``t``'s leaf with more lines differs from it only in its last word: the usual answer.
 
     ``checking whether <*> <*> <*> <*> no`` beside ``checking whether <*> <*> <*> <*> yes`` (configure),
-    ``<*> ... status=done`` beside ``... status=failed``: Drain keeps them apart, the one word their only
-    constant difference weighing too much in a short line, and each is a kind of line of its own.
+    ``job <*> <*> failed`` beside ``job <*> <*> done``: Drain keeps them apart (the last word weighs much in a
+    short line), and the smaller is the other answer, its lines exceptions (rare.once). Both words are
+    letters only; at most :data:`KIN` templates of the leaf are looked at.
     """
     kin = t.kin
     if not kin:

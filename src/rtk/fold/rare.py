@@ -21,8 +21,8 @@ SEEN = 5  # as many lines as a rare template has at most (summary.RARE + 1): see
 # one value fills this percentage of the group, the other values, together at most group.KEEP lines, are the
 # minority answers (sed's ``no`` x14 beside ``yes`` x130 of 149; ``no`` x11 beside ``yes`` x85 of 101 live): shown.
 USUAL = 80
-# A group of at most this many lines (under group.ONCE_MIN) of a template that differs from another of its leaf
-# in one constant word only (miner.answers: ``... no`` beside ``... yes``) has every line shown, as a rare template.
+# A group of at most this many lines (under group.ONCE_MIN) of a template that differs from a bigger one of its leaf
+# only in its last word (miner.answers: ``... no`` beside ``... yes``) has every line shown, as a rare template.
 ANSWER = 9
 
 
@@ -40,7 +40,7 @@ def _rare(g: Group, vals: dict[str, int], listed: bool, merged: bool) -> list[st
         return [v for v, n in vals.items() if n <= FEW]  # (together at most a tenth of the group)
     rest = sum(vals.values()) - top
     if not listed and g.count >= LARGE and top * 100 >= g.count * USUAL and rest <= KEEP:
-        # One usual value and the others a small minority (each of them seen at most KEEP times): all shown.
+        # One usual value and the others a small minority (at most KEEP lines together, all kept): all shown.
         return [v for v, n in vals.items() if n != top]
     if not listed and g.count >= LARGE and top * 4 >= sum(vals.values()) * 3:
         others = [v for v, n in vals.items() if n != top]
@@ -62,7 +62,11 @@ def once(g: Group) -> list[tuple[int, str]]:
     word, whose whole field has more), every other value seen at most :data:`FEW` times is rare where one
     value fills 90% of the field, and every other value is where one fills 3/4 and each other is seen at
     most :data:`FEW` times; else at most :data:`ONCE_MAX` values seen at most :data:`TWICE` times (or
-    those seen once; :data:`SEEN` times in a field of words where one value fills 3/4 of the group) are.
+    those seen once; :data:`SEEN` times in a field of words where one value fills 3/4 of the group) are;
+    where one value fills :data:`USUAL` % of a group of :data:`LARGE` lines and the others have at most
+    ``group.KEEP`` lines together, all of them are, in a field whose counts the fold line does not show. A group
+    of at most :data:`ANSWER` lines whose template is the other answer of a bigger one
+    (:func:`~rtk.fold.miner.answers`) has every line returned (shown whole).
     Such a value is an
     anomaly (a will message among sensor readings, ``exit_group(2`` among ``close(3``, configure's
     ``... no`` among ``... yes``, a ``HEAD`` request among ``GET``), not shown by a count in the fold
