@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 VALUES = 5  # a field with at most this many distinct values lists them with counts
 WORDS = 16  # a field of words (``<*>``) counts this many values, for Group.once (a rare answer among 6+)
 TWICE = 2  # Group.once: a value seen at most this many times is rare; its lines are kept (2 per value)...
-FEW = 8  # ...or at most this many times (and 5% of the group's lines): a group keeps this many lines per value
+FEW = 8  # ...or at most this many times (and 5% of the group's lines): a group keeps this many lines per kind of line
+KEEP = 24  # lines kept per value of a field (rare.USUAL: the lines of the minority answers, at most this many)
 SIGS = 64  # kinds of masked line counted per group at most (the values of its constant tokens)
 _COUNTED = ("<n>", "<pct>", "<size>")
 _MEASURED = ("<n>", "<dur>", "<time>", "<size>")  # fields where a value far above the usual is an anomaly
@@ -180,9 +181,9 @@ class Group:
                 tok = raw[i]
                 if tok in vals:
                     n = vals[tok] = vals[tok] + 1
-                    if n <= FEW:
+                    if n <= KEEP:
                         self.firsts[i, tok, n] = (no, line)
-                    elif n == FEW + 1:
+                    elif n == KEEP + 1:
                         self._drop(i, tok)
                 elif len(vals) >= (WORDS if i in self.wide else VALUES):
                     values[i] = None
@@ -311,7 +312,7 @@ class Group:
     def _count(
         self, i: int, vals: dict[str, int], col: list[str], nos: list[int], lines: list[str], bound: int
     ) -> None:
-        """The values ``col`` of field ``i`` counted into ``vals``; where each was seen, up to :data:`FEW` times."""
+        """The values ``col`` of field ``i`` counted into ``vals``; where each was seen, up to :data:`KEEP` times."""
         firsts = self.firsts
         for tok, n in Counter(col).items():
             had = vals.get(tok)
@@ -320,18 +321,19 @@ class Group:
                     vals[tok] = n
                     continue
                 had = 0
-            if had < FEW:  # where it was seen (its first time: key (i, tok); its k-th: (i, tok, k))
+            if had < KEEP:  # where it was seen (its first time: key (i, tok); its k-th: (i, tok, k))
                 k = -1
-                for seen in range(had + 1, min(had + n, FEW) + 1):
+                for seen in range(had + 1, min(had + n, KEEP) + 1):
                     k = col.index(tok, k + 1)
                     firsts[(i, tok) if seen == 1 else (i, tok, seen)] = (nos[k], lines[k])
             vals[tok] = had + n
-            if had <= FEW < had + n:
+            if had <= KEEP < had + n:
                 self._drop(i, tok)
 
     def _drop(self, i: object, tok: str | None) -> None:
-        """A value (or kind of masked line: ``tok`` None) seen more than :data:`FEW` times: its lines past the second go."""
-        for k in range(3, FEW + 1):
+        """A value (or kind of masked line: ``tok`` None) seen more than :data:`KEEP` (:data:`FEW`) times: its lines
+        past the second go."""
+        for k in range(3, (FEW if tok is None else KEEP) + 1):
             self.firsts.pop((i, k) if tok is None else (i, tok, k), None)
 
     def _words(self, nos: list[int], lines: list[str], column: Callable[[int], list[str]]) -> None:
@@ -429,7 +431,7 @@ class Group:
         seen: dict[str, int] = {}
         for no, line, v in hits:
             n = seen[v] = seen.get(v, 0) + 1
-            if n <= FEW:
+            if n <= KEEP:
                 self.firsts[(i, v) if n == 1 else (i, v, n)] = (no, line)
 
     def field(self, i: int, bound: int = VALUES, counted: bool = False) -> dict[str, int] | None:

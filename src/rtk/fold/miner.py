@@ -10,13 +10,14 @@ WILD = "<*>"
 class Template:
     """One cluster of lines: its tokens (``<kind>`` / ``<*>`` where lines differ) and how many lines it has."""
 
-    __slots__ = ("count", "id", "nums", "toks")
+    __slots__ = ("count", "id", "kin", "nums", "toks")
 
     def __init__(self, tid: int, toks: list[str]) -> None:
         self.id = tid
         self.toks = toks
         self.count = 0
         self.nums: set[int] = set()  # places where a line of it had a number (``group_key``)
+        self.kin: list[Template] | None = None  # the templates of its leaf (``answers``), oldest first
 
     def text(self) -> str:
         return " ".join(self.toks)
@@ -164,6 +165,30 @@ def _field(tok: str) -> bool:
     return "<" in tok and ">" in tok
 
 
+KIN = 64  # templates of a leaf looked at for another answer (``answers``), at most
+
+
+def answers(t: Template) -> bool:
+    """Whether a template of ``t``'s leaf with more lines differs from it only in its last word: the usual answer.
+
+    ``checking whether <*> <*> <*> <*> no`` beside ``checking whether <*> <*> <*> <*> yes`` (configure),
+    ``job <*> <*> failed`` beside ``job <*> <*> done``: Drain keeps them apart (the last word weighs much in a
+    short line), and the smaller is the other answer, its lines exceptions (rare.once). Both words are
+    letters only; at most :data:`KIN` templates of the leaf are looked at.
+    """
+    kin = t.kin
+    if not kin:
+        return False
+    toks = t.toks
+    for u in kin[:KIN]:
+        if u is t or u.count <= t.count:  # (the usual answer has more lines)
+            continue
+        a, b = toks[-1], u.toks[-1]
+        if a != b and toks[:-1] == u.toks[:-1] and all(w.isalpha() for w in (a, b)):
+            return True
+    return False
+
+
 class Leaf:
     """The templates of one leaf of the tree, oldest first, and an index: for each place, constant token -> templates.
 
@@ -185,6 +210,7 @@ class Leaf:
 
     def put(self, t: Template) -> None:
         """A new template (the newest of the leaf)."""
+        t.kin = self.templates
         self.templates.append(t)
         if self.index:
             self._index(t)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from rtk.fold.group import _NAMES, FEW, ONCE_MAX, ONCE_MIN, TWICE, VALUES, WORDS, _code, sig_keys
+from rtk.fold.group import _NAMES, FEW, KEEP, ONCE_MAX, ONCE_MIN, TWICE, VALUES, WORDS, _code, sig_keys
+from rtk.fold.miner import answers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -16,6 +17,13 @@ LARGE = 20
 # (group.ONCE_MIN, 10, before session "foldfacts": a group of 6-9 lines had none of its rare values shown).
 SMALL = 6
 SEEN = 5  # as many lines as a rare template has at most (summary.RARE + 1): see _rare's ``merged``
+# Session "foldfacts2": in a group of at least LARGE lines, a field whose counts the fold line does not show, where
+# one value fills this percentage of the group, the other values, together at most group.KEEP lines, are the
+# minority answers (sed's ``no`` x14 beside ``yes`` x130 of 149; ``no`` x11 beside ``yes`` x85 of 101 live): shown.
+USUAL = 80
+# A group of at most this many lines (under group.ONCE_MIN) of a template that differs from a bigger one of its leaf
+# only in its last word (miner.answers: ``... no`` beside ``... yes``) has every line shown, as a rare template.
+ANSWER = 9
 
 
 def _rare(g: Group, vals: dict[str, int], listed: bool, merged: bool) -> list[str]:
@@ -30,6 +38,10 @@ def _rare(g: Group, vals: dict[str, int], listed: bool, merged: bool) -> list[st
     if not listed and g.count >= LARGE and top * 10 >= g.count * 9:
         # One value nearly always and the others' counts not shown by the fold line: they stand out.
         return [v for v, n in vals.items() if n <= FEW]  # (together at most a tenth of the group)
+    rest = sum(vals.values()) - top
+    if not listed and g.count >= LARGE and top * 100 >= g.count * USUAL and rest <= KEEP:
+        # One usual value and the others a small minority (at most KEEP lines together, all kept): all shown.
+        return [v for v, n in vals.items() if n != top]
     if not listed and g.count >= LARGE and top * 4 >= sum(vals.values()) * 3:
         others = [v for v, n in vals.items() if n != top]
         if len(others) == len(vals) - 1 and all(vals[v] <= FEW for v in others):
@@ -50,7 +62,11 @@ def once(g: Group) -> list[tuple[int, str]]:
     word, whose whole field has more), every other value seen at most :data:`FEW` times is rare where one
     value fills 90% of the field, and every other value is where one fills 3/4 and each other is seen at
     most :data:`FEW` times; else at most :data:`ONCE_MAX` values seen at most :data:`TWICE` times (or
-    those seen once; :data:`SEEN` times in a field of words where one value fills 3/4 of the group) are.
+    those seen once; :data:`SEEN` times in a field of words where one value fills 3/4 of the group) are;
+    where one value fills :data:`USUAL` % of a group of :data:`LARGE` lines and the others have at most
+    ``group.KEEP`` lines together, all of them are, in a field whose counts the fold line does not show. A group
+    of at most :data:`ANSWER` lines whose template is the other answer of a bigger one
+    (:func:`~rtk.fold.miner.answers`) has every line returned (shown whole).
     Such a value is an
     anomaly (a will message among sensor readings, ``exit_group(2`` among ``close(3``, configure's
     ``... no`` among ``... yes``, a ``HEAD`` request among ``GET``), not shown by a count in the fold
@@ -60,7 +76,11 @@ def once(g: Group) -> list[tuple[int, str]]:
     a line) shows the lines of its small directories (:class:`~rtk.fold.listing.Listing`).
     Its head is shown already.
     """
-    if g.count < SMALL or len(g.template.toks) != len(g.head):
+    if len(g.template.toks) != len(g.head):
+        return []
+    if g.count <= ANSWER and answers(g.template) and (every := _every(g)):
+        return every
+    if g.count < SMALL:
         return []
     found: dict[int, str] = {}
     fields: list[tuple[int, dict[str, int] | None]] = [(-1 - i, v) for i, v in g.words.items()]
@@ -77,7 +97,7 @@ def once(g: Group) -> list[tuple[int, str]]:
         whole = g.field(-1 - i) if i < 0 else vals  # a first word: listed when its whole field is
         merged = i >= 0 and g.template.toks[i] == "<*>"
         for v in _rare(g, vals, whole is not None and len(whole) <= VALUES, merged):
-            hits = [g.firsts.get((i, v)), *(g.firsts.get((i, v, k)) for k in range(2, min(vals[v], FEW) + 1))]
+            hits = [g.firsts.get((i, v)), *(g.firsts.get((i, v, k)) for k in range(2, min(vals[v], KEEP) + 1))]
             if hits[0] is None and g.sigs is not None:  # a constant token where lines differ: by kind of line
                 hits = [g.firsts.get(k) for s, n in g.sigs.items() if s[i] == v for k in sig_keys(s, n)]
             seen: set[str] = set()
@@ -88,3 +108,15 @@ def once(g: Group) -> list[tuple[int, str]]:
     if g.dirs is not None:
         found.update(ln for ln in g.dirs.rare(g.count) if ln[0] != g.first)
     return sorted(found.items())
+
+
+def _every(g: Group) -> list[tuple[int, str]]:
+    """Every line of the group not shown yet, (number, text): those held, or where each kind of masked line was."""
+    held = [(int(e[1]), str(e[2])) for e in g.tents]  # type: ignore[call-overload]
+    if not g.cancelled and len(held) == g.count - g.shown:  # (a live fold's later group: its head held too)
+        return held
+    if g.sigs is None or not g.shown:
+        return []
+    hits = {h for s, n in g.sigs.items() for k in sig_keys(s, n) if (h := g.firsts.get(k)) is not None}
+    hits = {h for h in hits if h[0] != g.first}  # (the head is shown)
+    return sorted(hits) if len(hits) == g.count - 1 else []
