@@ -120,8 +120,11 @@ def by_depth(lines: list[str], limit: int) -> list[str] | None:
         from rtk import tokens
 
         room = limit - sum(tokens.estimate(s) + 1 for s in out)
+        parents = {path[: path.rfind("/")] for d, path in rows if d > cut + 1}
         for i in nxt:
             c = tokens.estimate(lines[i]) + 1
+            if rows[i][1] in parents:  # its contents become one more count line
+                c += tokens.estimate(_marker(999, rows[i][1] + "/")) + 1
             if c > room:
                 break
             keep.add(i)
