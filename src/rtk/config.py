@@ -78,7 +78,10 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "lint_max_per_rule": (50, "eslint/biome/oxlint/prettier: locations listed per rule (files for prettier)"),
         "list_max_items": (40, "npm ls/outdated, next routes, vite outputs: rows listed"),
         # python
-        "lint_max_diagnostics": (200, "ruff/mypy: diagnostics listed (all are counted by file and code)"),
+        "lint_budget": (
+            6000,
+            "ruff/mypy: tokens of diagnostics listed in full; above it, the codes that do not fit are counted (exact)",
+        ),
     },
     "read": {
         "fold": (True, "rtk read folds a long log-like file (rtk read FILE --raw: the exact bytes)"),

@@ -165,5 +165,5 @@ def by_key(lines: list[str], columns: list[int], limit: int) -> list[str] | None
 
     room = max(limit - sum(tokens.estimate(s) + 1 for s in other), limit // 2)
     units = [Unit(" ".join(k), "\n".join(groups[k]), len(groups[k]), "/".join(k[:-1]) + "/") for k in order]
-    shown, _ = fit(units, room, NOUN, "group")
+    shown, _ = fit(units, room, NOUN, "group", smallest_first=True)
     return [*other, *(ln for u in shown for ln in u.split("\n"))]

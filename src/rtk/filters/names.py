@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from rtk import config
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 NOUN = ("package", "packages")
 
 
@@ -23,12 +27,22 @@ def prefix(item: str) -> str:
     return name.lower()
 
 
+def directory(path: str) -> str:
+    """The group of a path: its directory (``src/app/``), ``./`` for a top-level name."""
+    k = path.rstrip("/").rfind("/")
+    return path[: k + 1] if k >= 0 else "./"
+
+
 def listed(
-    head: str, items: list[str], limit: int | None = None, noun: tuple[str, str] = NOUN
+    head: str,
+    items: list[str],
+    limit: int | None = None,
+    noun: tuple[str, str] = NOUN,
+    key: Callable[[str], str] | None = None,
 ) -> tuple[list[str], int]:
     """``HEADa, b, c`` on one line while it fits ``limit`` tokens (``limits.listing_budget``); above it,
-    ``HEAD`` then one line per name prefix: each group's names while they fit, the others as
-    ``  prefix*  (N packages)`` (exact). Returns (lines, items not named)."""
+    ``HEAD`` then one line per name prefix (``key``: per directory, say): each group's names while
+    they fit, the others as ``  prefix*  (N packages)`` (exact). Returns (lines, items not named)."""
     from rtk import tokens
     from rtk.filters.files.paths import Unit, fit
 
@@ -38,7 +52,8 @@ def listed(
         return [whole], 0
     groups: dict[str, list[str]] = {}
     for it in items:
-        groups.setdefault(prefix(it), []).append(it)
-    units = [Unit(f"  {k}*", "  " + ", ".join(v), len(v), "") for k, v in groups.items()]
-    lines, cut = fit(units, limit, noun, "group")
+        groups.setdefault((key or prefix)(it), []).append(it)
+    star = "" if key else "*"
+    units = [Unit(f"  {k}{star}", "  " + ", ".join(v), len(v), "") for k, v in groups.items()]
+    lines, cut = fit(units, limit, noun, "group", smallest_first=True)
     return ([head.rstrip()] if head.strip() else []) + lines, cut
