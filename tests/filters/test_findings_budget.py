@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from rtk.filters import findings
-from rtk.filters.python import mypy
 from rtk.filters.files.paths import Unit, fit
+from rtk.filters.python import mypy
 
 
 def diags(code: str, n: int, start: int = 1) -> list[tuple[str, str, int]]:
