@@ -55,7 +55,8 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         ),
         "listing_budget": (
             4000,
-            "ls/tree/find/fd/wc: tokens of entries shown in full; above it, exact counts per directory",
+            "ls/tree/find/fd/wc/du/lsof/last/systemctl status, pip/uv/poetry package lists: tokens of entries"
+            " shown in full; above it, exact counts per directory (or name prefix, command)",
         ),
         "grep_max_line": (2000, "grep/rg: a line longer than this (minified code) is cut around the match"),
         "json_max_items": (30, "curl/wget/rtk json: array items shown before +N more"),
@@ -78,8 +79,10 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "lint_max_per_rule": (50, "eslint/biome/oxlint/prettier: locations listed per rule (files for prettier)"),
         "list_max_items": (40, "npm ls/outdated, next routes, vite outputs: rows listed"),
         # python
-        "lint_max_diagnostics": (200, "ruff/mypy: diagnostics listed (all are counted by file and code)"),
-        "package_list_max": (150, "pip/uv/poetry: packages listed per section"),
+        "lint_budget": (
+            6000,
+            "ruff/mypy: tokens of diagnostics listed in full; above it, the codes that do not fit are counted (exact)",
+        ),
     },
     "read": {
         "fold": (True, "rtk read folds a long log-like file (rtk read FILE --raw: the exact bytes)"),

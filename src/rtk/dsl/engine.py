@@ -2,7 +2,8 @@
 
 1. strip_ansi (then rtk's ``table_cells``: an aligned table's cells joined by tabs)  2. replace (per line, chained)  3. match_output (whole-output
 short-circuit, with ``unless``)  4. strip_lines_matching / keep_lines_matching
-5. truncate_lines_at  6. fold_lines, else head_lines / tail_lines  7. max_lines  8. on_empty.
+5. truncate_lines_at  6. fold_lines, else (rtk's ``listing``: whole up to a token budget, above it grouped
+with exact counts, else) head_lines / tail_lines  7. max_lines  8. on_empty.
 
 One rule of rtk's own on top: a short-circuit message or ``on_empty`` claims
 success, so neither applies when the command failed (exit code not 0): the
@@ -155,6 +156,24 @@ def apply(d: dict[str, Any], text: str, exit_code: int = 0) -> Result:
         ):
             lines = folded[0]
             head = tail = 0
+    # 6b. (rtk) a listing is whole up to limits.listing_budget tokens; above it grouped with exact counts
+    kind = d.get("listing")
+    if kind:
+        from rtk.dsl import listing
+
+        limit = listing.budget()
+        if listing.fits(lines, limit):
+            head = tail = 0
+        else:
+            if kind == "paths":
+                grouped = listing.by_depth(lines, limit)
+            else:
+                grouped = (
+                    listing.by_key(lines, list(d.get("listing_key") or ()), limit) if d.get("listing_key") else None
+                )
+            if grouped is not None:
+                lines = grouped
+                head = tail = 0
     if head and tail:
         if len(lines) > head + tail:
             lines = [*lines[:head], *_middle(lines[head:-tail], [*lines[:head], *lines[-tail:]]), *lines[-tail:]]

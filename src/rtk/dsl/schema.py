@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 SCHEMA_VERSION = 1
 
-# field -> (kind, default). Kinds: str, bool, int (>= 1), regex, regexes, replace, match_output.
+# field -> (kind, default). Kinds: str, bool, int (>= 1), listing (rows|paths), columns (ints >= 1), regex, regexes, replace, match_output.
 FIELDS: dict[str, tuple[str, Any]] = {
     "description": ("str", ""),
     "match_command": ("regex", None),
@@ -35,6 +35,8 @@ FIELDS: dict[str, tuple[str, Any]] = {
     "fold_stream": ("bool", False),
     "head_lines": ("int", None),
     "tail_lines": ("int", None),
+    "listing": ("listing", None),
+    "listing_key": ("columns", []),
     "max_lines": ("int", None),
     "on_empty": ("str", None),
     "filter_stderr": ("bool", False),
@@ -103,6 +105,18 @@ def _check_field(key: str, kind: str, value: Any, where: str, problems: list[Pro
             problems.append(Problem("error", f"{where}: must be a positive integer (got {value!r})", name))
             return _BAD
         return value
+    if kind == "listing":
+        if value not in ("rows", "paths"):
+            problems.append(Problem("error", f'{where}: must be "rows" or "paths" (got {value!r})', name))
+            return _BAD
+        return value
+    if kind == "columns":
+        if not isinstance(value, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in value
+        ):
+            problems.append(Problem("error", f"{where}: must be a list of column numbers >= 1 (got {value!r})", name))
+            return _BAD
+        return list(value)
     if kind == "regex":
         return value if _check_regex(value, where, problems, name) else _BAD
     if kind == "regexes":

@@ -184,12 +184,16 @@ def _cost(lines: list[str]) -> int:
     return sum(tokens.estimate(s) + 1 for s in lines)
 
 
-def fit(units: list[Unit], budget: int, noun: tuple[str, str], unit_noun: str) -> tuple[list[str], int]:
+def fit(
+    units: list[Unit], budget: int, noun: tuple[str, str], unit_noun: str, smallest_first: bool = False
+) -> tuple[list[str], int]:
     """Every unit in full when the whole fits ``budget`` tokens; else counts per directory.
 
     Above the budget each unit that no longer fits becomes ``key  (N noun)``, the
-    units shown in full being chosen in order among those whose text fits what is
-    left once every count line is paid for. When even the count lines do not fit,
+    units shown in full being chosen in order (``smallest_first``: fewest entries first,
+    so that a rare code or a small group is never hidden behind a large one) among those
+    whose text fits what is left once every count line is paid for; the lines keep the
+    units' order. When even the count lines do not fit,
     units are counted per directory, at the deepest level that fits. Every count
     is exact. Returns (lines, entries not shown in full).
     """
@@ -201,17 +205,15 @@ def fit(units: list[Unit], budget: int, noun: tuple[str, str], unit_noun: str) -
     if spent > budget:
         return _per_dir(units, budget, noun, unit_noun), sum(u.count for u in units)
     room = budget - spent
-    out: list[str] = []
-    cut = 0
-    for u, c in zip(units, counts, strict=True):
-        extra = _cost([u.text]) - _cost([c])
+    order = sorted(range(len(units)), key=lambda i: units[i].count) if smallest_first else range(len(units))
+    shown: set[int] = set()
+    for i in order:
+        extra = _cost([units[i].text]) - _cost([counts[i]])
         if extra <= room:
             room -= extra
-            out.append(u.text)
-        else:
-            out.append(c)
-            cut += u.count
-    return out, cut
+            shown.add(i)
+    out = [u.text if i in shown else c for i, (u, c) in enumerate(zip(units, counts, strict=True))]
+    return out, sum(u.count for i, u in enumerate(units) if i not in shown)
 
 
 def _per_dir(units: list[Unit], budget: int, noun: tuple[str, str], unit_noun: str) -> list[str]:

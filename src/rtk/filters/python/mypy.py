@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
 from rtk.filters.python.launch import tool_args, tool_label
 from rtk.text import split_lines
@@ -147,10 +146,11 @@ def _stated(summary: list[str]) -> int | None:
 
 
 def _render(files: dict[str, list[_Item]]) -> tuple[list[str], int]:
-    cap = int(config.get("limits.lint_max_diagnostics"))
+    """Every diagnostic, by file, up to ``limits.lint_budget`` tokens; above it counted by code."""
+    from rtk.filters import findings
+
     out: list[str] = []
-    shown = 0
-    rest: dict[str, int] = {}
+    flat: list[tuple[str, str, int]] = []  # (code, "path:line: message" and notes, diagnostics)
     for path, items in files.items():
         merged: list[_Item] = []
         for it in items:
@@ -160,20 +160,10 @@ def _render(files: dict[str, list[_Item]]) -> tuple[list[str], int]:
             else:
                 merged.append(it)
         n = sum(1 for it in items if it.sev == "error")
-        head = f"{path} ({n} error{'s' if n != 1 else ''})" if n else path
-        body: list[str] = []
+        out.append((f"{path} ({n} error{'s' if n != 1 else ''})" if n else path) + ":")
         for it in merged:
-            if shown >= cap:
-                key = it.code or it.sev
-                rest[key] = rest.get(key, 0) + len(it.lines)
-                continue
-            shown += len(it.lines)
-            body.extend(it.render())
-        if body:
-            out.append(head + ":")
-            out.extend(body)
-    cut = sum(rest.values())
-    if rest:
-        counts = ", ".join(f"{c} x{k}" for c, k in sorted(rest.items(), key=lambda kv: -kv[1]))
-        out.append(f"+{cut} more ({counts})")
-    return out, cut
+            lines = it.render()
+            out.extend(lines)
+            flat.append((it.code or it.sev, "\n".join([f"{path}:{lines[0].strip()}", *lines[1:]]), len(it.lines)))
+    grouped = findings.by_code(flat)
+    return (out, 0) if grouped is None else grouped

@@ -15,6 +15,7 @@ from rtk.filterapi import Filtered, Spec, Unrecognized
 from rtk.filters.argv import subcommand
 from rtk.filters.python.launch import tool_args, tool_label
 from rtk.text import split_lines
+from rtk.tokens import estimate
 
 COMMANDS = ("pip", "pip3")
 
@@ -87,7 +88,7 @@ def install(argv: list[str], output: str, exit_code: int) -> str | Filtered | No
     satisfied = 0
     kept: list[str] = []
     dropped = 0
-    limit = int(config.get("limits.package_list_max"))
+    room = int(config.get("limits.listing_budget"))  # tokens of other lines (warnings, errors) kept
     for ln in split_lines(output):
         if not ln.strip() or _NOISE.match(ln) or _PROGRESS.match(ln) or ln.startswith(_ADVICE):
             continue
@@ -97,7 +98,8 @@ def install(argv: list[str], output: str, exit_code: int) -> str | Filtered | No
         if ln.startswith("Successfully installed "):
             installed.extend(ln[len("Successfully installed ") :].split())
             continue
-        if len(kept) < limit:
+        room -= estimate(ln) + 1
+        if room >= 0 or ln.startswith(("ERROR:", "error:")) or "×" in ln:
             kept.append(ln)
         else:
             dropped += 1
@@ -110,10 +112,11 @@ def install(argv: list[str], output: str, exit_code: int) -> str | Filtered | No
     if dropped:
         out.append(f"... +{dropped} more lines")
     if installed:
-        shown = installed[:limit]
-        more = f", +{len(installed) - limit} more" if len(installed) > limit else ""
-        out.append(f"installed ({len(installed)}): {', '.join(shown)}{more}")
-        dropped += max(len(installed) - limit, 0)
+        from rtk.filters import names as namelist
+
+        got, n = namelist.listed(f"installed ({len(installed)}): ", installed)
+        out.extend(got)
+        dropped += n
     # pip exits 0 after an install that broke other packages' requirements, with an ERROR line
     status = f"FAILED (exit {exit_code})" if exit_code else ("done, with errors above" if errors else "ok")
     tail = f"{label} install: {status}"
@@ -180,12 +183,12 @@ def package_list(argv: list[str], output: str, exit_code: int) -> str | Filtered
             if col not in ("Package", "Version", "Latest", "Type") and r[idx[col]]:
                 item += f" [{col.lower()}: {r[idx[col]]}]"
         items.append(item)
-    limit = int(config.get("limits.package_list_max"))
-    shown = items[:limit]
-    cut = len(items) - len(shown)
+    from rtk.filters import names as namelist
+
     kind = "outdated packages" if "Latest" in idx else "packages"
     out = [*(e for e in extra if not e.startswith("[notice]")), f"{len(items)} {kind}:"]
-    out.append(", ".join(shown) + (f", +{cut} more" if cut else ""))
+    listing, cut = namelist.listed("", items)
+    out.extend(listing)
     return Filtered("\n".join(out) + "\n", cut)
 
 

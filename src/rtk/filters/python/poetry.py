@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
 from rtk.filters.argv import subcommand
 from rtk.text import split_lines
@@ -73,13 +72,14 @@ def install(argv: list[str], output: str, exit_code: int) -> str | Filtered | No
             nothing = True
             continue
         other.append(ln)
-    limit = int(config.get("limits.package_list_max"))
+    from rtk.filters import names
+
     listed: list[str] = []
     cut = 0
     for verb, items in ops.items():
-        more = f", +{len(items) - limit} more" if len(items) > limit else ""
-        cut += max(len(items) - limit, 0)
-        listed.append(f"{verb} ({len(items)}): {', '.join(items[:limit])}{more}")
+        got, n = names.listed(f"{verb} ({len(items)}): ", items)
+        listed.extend(got)
+        cut += n
     if exit_code == 0:
         if any(not o.startswith(("Warning: ", "  ")) for o in other):
             raise Unrecognized(f"poetry line {other[0][:60]!r}")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized
 from rtk.filters.argv import first_word
 from rtk.filters.python.launch import tool_args, tool_label
@@ -165,16 +164,12 @@ def _found(summary: list[str]) -> int | None:
 
 
 def _listing(diags: list[Diag]) -> tuple[list[str], int]:
-    cap = int(config.get("limits.lint_max_diagnostics"))
-    out = [d.render() for d in diags[:cap]]
-    rest = diags[cap:]
-    if rest:
-        by_code: dict[str, int] = {}
-        for d in rest:
-            by_code[d.code] = by_code.get(d.code, 0) + 1
-        counts = ", ".join(f"{c} x{n}" for c, n in sorted(by_code.items(), key=lambda kv: -kv[1]))
-        out.append(f"+{len(rest)} more diagnostics ({counts})")
-    return out, len(rest)
+    """Every diagnostic, one a line, up to ``limits.lint_budget`` tokens; above it counted by code."""
+    from rtk.filters import findings
+
+    out = [d.render() for d in diags]
+    grouped = findings.by_code([(d.code, t, 1) for d, t in zip(diags, out, strict=True)])
+    return (out, 0) if grouped is None else grouped
 
 
 def check(argv: list[str], output: str, exit_code: int) -> str | Filtered | None:
@@ -225,14 +220,13 @@ def format_check(argv: list[str], output: str, exit_code: int) -> str | Filtered
         raise Unrecognized("exit 1 without a file to reformat")
     if exit_code == 2 and not (others or any(n.startswith("error:") for n in notes)):
         return None
-    cap = int(config.get("limits.lint_max_diagnostics"))
     out = [*notes, *(d.render() for d in others)]
     cut = 0
     if would:
-        out.append(f"would reformat ({len(would)}): " + ", ".join(would[:cap]))
-        if len(would) > cap:
-            cut = len(would) - cap
-            out.append(f"+{cut} more files")
+        from rtk.filters import names
+
+        got, cut = names.listed(f"would reformat ({len(would)}): ", would, key=names.directory, noun=("file", "files"))
+        out.extend(got)
     out.extend(summary)
     return Filtered("\n".join(out) + "\n", cut)
 
@@ -245,15 +239,15 @@ def _check_json(argv: list[str], items: list[dict[str, Any]], notes: list[str], 
         raise Unrecognized("exit 0 with diagnostics")
     if exit_code == 1 and not items:
         raise Unrecognized("exit 1 without diagnostics")
-    cap = int(config.get("limits.lint_max_diagnostics"))
-    listing, diags = ruff_json.render(items, cap)
-    cut = max(0, len(diags) - cap)
-    if cut:
-        by_code: dict[str, int] = {}
-        for d in diags[cap:]:
-            by_code[d.code] = by_code.get(d.code, 0) + 1
-        counts = ", ".join(f"{c} x{n}" for c, n in sorted(by_code.items(), key=lambda kv: -kv[1]))
-        listing.append(f"+{cut} more diagnostics ({counts})")
+    from rtk.filters import findings
+
+    listing, diags = ruff_json.render(items, len(items))
+    cut = 0
+    head = listing[: len(listing) - len(diags)]  # ruff_json's header line, if any
+    grouped = findings.by_code([(d.code, t, 1) for d, t in zip(diags, listing[len(head) :], strict=True)])
+    if grouped is not None:
+        listing = [*head, *grouped[0]]
+        cut = grouped[1]
     n, files = len(diags), len({d.path for d in diags})
     fixable = sum(d.fix for d in diags)
     summary = f"{tool_label(argv, 'ruff')} check: {n} diagnostic{'s' if n != 1 else ''}"

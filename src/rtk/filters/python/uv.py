@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from rtk import config
 from rtk.filterapi import Filtered, LineFilter, Spec, Unrecognized
 from rtk.filters.argv import subcommand
 from rtk.text import split_lines
@@ -139,15 +138,16 @@ def install(argv: list[str], output: str, exit_code: int) -> str | Filtered | No
         raise Unrecognized("no evidence of what was installed")
     if exit_code != 0 and not kept:
         raise Unrecognized(f"exit {exit_code} without an error line")
-    limit = int(config.get("limits.package_list_max"))
+    from rtk.filters import names
+
     out = list(kept)
     cut = 0
     for sign, title in (("+", "installed"), ("-", "removed"), ("~", "reinstalled")):
         items = changes[sign]
         if items:
-            more = f", +{len(items) - limit} more" if len(items) > limit else ""
-            cut += max(len(items) - limit, 0)
-            out.append(f"{title} ({len(items)}): {', '.join(items[:limit])}{more}")
+            got, n = names.listed(f"{title} ({len(items)}): ", items)
+            out.extend(got)
+            cut += n
     words = [w for w in argv[1:3] if not w.startswith("-")]
     label = "uv " + " ".join(words[:2]) if words else "uv"
     status = "ok" if exit_code == 0 else f"FAILED (exit {exit_code})"
