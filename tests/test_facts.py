@@ -183,7 +183,7 @@ def test_regrouped_locations_are_present() -> None:
 # ruff-check/select-all-*: ruff's source excerpts (`79 |     print(f"Error opening env file...")`, `4 | except
 # ImportError:`), which the ruff filter drops on purpose, are read as problem lines by the extractor (a
 # word in linted code, not a report); the same restorations on the code before issue 14's listing work.
-KNOWN_RESTORATIONS: dict[str, int] = {"ruff-check/select-all-colorama": 3, "ruff-check/select-all-dotenv": 13}
+KNOWN_RESTORATIONS: dict[str, int] = {}
 
 
 def test_grep_context_separator_is_not_part_of_a_listed_path() -> None:
@@ -222,3 +222,19 @@ def test_is_marker_quick_tests_agree_with_the_tables() -> None:
         for line in (f"({m}).", f"a @{m}@ b", f"x\x1f{m}\x1fy", f"{m.upper()}:", f"..{m}.."):
             assert facts.is_marker(line), line
         assert not facts.is_marker(f"a.{m} b") and not facts.is_marker(f"x{m}")
+
+
+def test_a_source_excerpt_under_a_diagnostic_holds_no_fact() -> None:
+    # ruff, rustc and gcc show the code under a diagnostic with a numbered gutter, and ruff its suggested change
+    # indented: code naming an error (``except ImportError:``) or ``sys.exit(1)`` (read as ``path(line)``) is not
+    # a report (ruff-check/select-all-* were restored 16 lines of excerpts). A table row is still read.
+    for line in (
+        "4 | except ImportError:",
+        "18 |     sys.exit(1)",
+        "72 | |     Exits with error code 2 if the file cannot be opened.",
+        "   -         except IOError:",
+        "  > 12 |   expect(err).toBe(null)",
+    ):
+        assert facts.line_facts(line) == [], line
+    assert facts.line_facts("  17 | failed | timeout")  # psql: a row of columns
+    assert facts.line_facts("src/a.py:4:8: F401 `os` imported but unused")

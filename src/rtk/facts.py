@@ -310,8 +310,22 @@ def line_facts(line: str, tags: frozenset[str] = frozenset()) -> list[Fact]:
     return out
 
 
+def _excerpt(line: str) -> bool:
+    """A line of a source excerpt under a diagnostic: ``  18 |     sys.exit(1)`` (a numbered gutter), or a line of
+    its suggested change, indented (``   -         except IOError:``). The code it shows is not a report; the
+    diagnostic's own line holds the location and code."""
+    s = line.lstrip(" >")
+    if s[:1].isdigit():
+        num = s.lstrip("0123456789").lstrip(" ")
+        # Not a table row (``  17 | failed | timeout``: psql): a gutter is followed by code, no other column.
+        return num.startswith("|") and " | " not in num.lstrip(" |")
+    return line[:2] == "  " and s[:1] in "-+" and s[1:3] == "  "
+
+
 def _line_facts(line: str, tags: frozenset[str]) -> list[Fact]:
     """``line_facts`` but for JSON ``"code"`` fields."""
+    if _excerpt(line):
+        return []
     tagged = tag_of(line)
     if tagged is not None:
         tag, rest = tagged
