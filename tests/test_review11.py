@@ -76,7 +76,9 @@ def test_commands_run_by_commands_past_the_depth_bound_are_never_allowed_and_bou
     for line in ("sudo " * 20000 + "git status", "pnpm exec " * 10000 + "ls", "env -S " * 10000 + "ls"):
         start = time.monotonic()
         d = decide(line[: engine.MAX_LINE], allow=["*"], deny=["curl:*"])
-        assert time.monotonic() - start < 5
+        # A guard against a hang (the unbounded recursion took minutes), not a benchmark: about 0.6 s on a quiet
+        # machine, 7 s on a loaded one.
+        assert time.monotonic() - start < 60
         assert d.permission != "allow", d
     assert decide("sudo " * 8 + "rm x").verdict == "deny"
 

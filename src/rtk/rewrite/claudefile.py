@@ -1,13 +1,26 @@
-"""Claude Code's settings files read into :class:`rtk.rewrite.permissions.Permissions` (only when one changed)."""
+"""Claude Code's settings files read into the rule lists of :class:`rtk.rewrite.permissions.Permissions`.
+
+Imported only when a settings file changed; it imports nothing of rtk (``permissions`` builds the object).
+"""
 
 from __future__ import annotations
 
 import json
 
-from rtk.rewrite.permissions import Permissions, bash_pattern
+
+def bash_pattern(entry: str) -> str | None:
+    """``Bash(git push:*)`` -> ``git push:*``; ``Bash`` -> ``*``; other tools -> None."""
+    e = entry.strip()
+    if e == "Bash":
+        return "*"
+    if e.startswith("Bash(") and e.endswith(")"):
+        inner = " ".join(e[5:-1].split())
+        return inner or "*"
+    return None
 
 
-def parse(files: list[str]) -> Permissions:
+def parse(files: list[str]) -> tuple[list[str], list[str], list[str], str]:
+    """The allow, ask and deny patterns of the files, and what was wrong with them ("" when nothing)."""
     allow: list[str] = []
     ask: list[str] = []
     deny: list[str] = []
@@ -34,7 +47,7 @@ def parse(files: list[str]) -> Permissions:
                 p = bash_pattern(entry) if isinstance(entry, str) else None
                 if p is not None and not (name == "allow" and _empty(str(entry))):
                     out.append(p)
-    return Permissions(allow, ask, deny, "; ".join(broken))
+    return allow, ask, deny, "; ".join(broken)
 
 
 def check(doc: object) -> list[str]:

@@ -159,7 +159,7 @@ def cached(name: str, key: tuple[tuple[str, int, int], ...], parse: Callable[[li
 def _parse(files: list[str]) -> Permissions:
     from rtk.rewrite.claudefile import parse  # json: only when a settings file changed
 
-    return parse(files)
+    return Permissions(*parse(files))
 
 
 def check(doc: object) -> list[str]:
@@ -170,14 +170,10 @@ def check(doc: object) -> list[str]:
 
 
 def bash_pattern(entry: str) -> str | None:
-    """``Bash(git push:*)`` -> ``git push:*``; ``Bash`` -> ``*``; other tools -> None."""
-    e = entry.strip()
-    if e == "Bash":
-        return "*"
-    if e.startswith("Bash(") and e.endswith(")"):
-        inner = " ".join(e[5:-1].split())
-        return inner or "*"
-    return None
+    """``Bash(git push:*)`` -> ``git push:*`` (:func:`rtk.rewrite.claudefile.bash_pattern`)."""
+    from rtk.rewrite.claudefile import bash_pattern as _bash_pattern
+
+    return _bash_pattern(entry)
 
 
 # A pattern starting with this is a regular expression searched in the command, ``\0(?flags)body``
