@@ -72,7 +72,11 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "test_max_failures": (30, "failing tests shown in full (the rest by name and first line)"),
         "test_failure_lines": (40, "lines kept per failing test: assertion, diff, user-code frames"),
         # rust, go, c/c++ (cargo, go, golangci-lint, make, gcc/clang, cmake --build, ctest)
-        "build_max_errors": (50, "cargo/go/make/gcc: error blocks shown in full"),
+        "build_max_errors": (
+            50,
+            "cargo/make/gcc: error blocks shown in full (the rest one line each: place, code, message;"
+            " past lint_budget tokens counted per file)",
+        ),
         "build_error_lines": (60, "cargo/go/make/gcc: lines shown per error block"),
         "build_max_warnings": (60, "cargo/go/make/gcc/golangci-lint: warnings and lint findings listed"),
         # javascript / typescript and the generic runners
@@ -81,7 +85,8 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         # python
         "lint_budget": (
             6000,
-            "ruff/mypy: tokens of diagnostics listed in full; above it, the codes that do not fit are counted (exact)",
+            "ruff/mypy: tokens of diagnostics listed in full; above it, the codes that do not fit are counted (exact);"
+            " cargo/gcc: tokens of the one-line errors past build_max_errors (above it counted per file)",
         ),
     },
     "read": {

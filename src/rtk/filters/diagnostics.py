@@ -51,6 +51,45 @@ class BoundedBuffer:
         return len(self.lines) + self.dropped
 
 
+class ErrorLines:
+    """Errors past ``build_max_errors``: one line each (place, code, message); above ``limits.lint_budget``
+    tokens, each file's lines whole or one ``FILE  (N errors)`` line (exact), the files with fewest first."""
+
+    __slots__ = ("counted", "items")
+
+    KEEP = 100_000  # lines held at most (flat memory); past it only the file is kept, counted
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str, int]] = []  # (file, line, errors)
+        self.counted: dict[str, int] = {}  # errors past KEEP, per file
+
+    def add(self, path: str, line: str) -> None:
+        if len(self.items) < self.KEEP:
+            self.items.append((path, line, 1))
+        else:
+            self.counted[path] = self.counted.get(path, 0) + 1
+
+    def __len__(self) -> int:
+        return len(self.items) + sum(self.counted.values())
+
+    def render(self) -> tuple[list[str], int]:
+        """``+N more errors, one line each:`` then the lines (or per-file counts); returns (lines, errors not shown)."""
+        if not len(self):
+            return [], 0
+        from rtk.filters import findings
+
+        n = len(self)
+        held = [
+            *self.items,
+            *((f, f"{f}: {c} more errors (past {self.KEEP} held)", c) for f, c in self.counted.items()),
+        ]
+        grouped = findings.by_code(held, noun=("error", "errors"))
+        if grouped is None:
+            return [f"+{n} more errors, one line each:", *(t for _, t, _ in held)], 0
+        lines, cut = grouped
+        return [f"+{n} more errors, one line each ({cut} counted by file):", *lines], cut
+
+
 class Warnings:
     """Warnings grouped by a key (lint name, ``-W`` flag...), in first-seen order, bounded."""
 
