@@ -67,3 +67,33 @@ def test_above_the_budget_hidden_errors_are_counted_per_file_exactly(monkeypatch
     assert len(counted) == 1 and counted[0].endswith("(15 errors)")
     assert len(shown) == 15 and len({ln.split(":")[0] for ln in shown}) == 1
     assert "gcc: FAILED (exit 1), 80 errors" in out
+
+
+def test_gcc_warnings_past_the_old_cap_of_60_are_all_listed_with_their_place() -> None:
+    raw = (FIXTURES / "cc" / "gcc-90-warnings.raw").read_text()
+    out = stream(CcBuild(["gcc", "-Wall", "-Wextra", "-c", "warn.c"], "gcc"), raw, 0)
+    heads = re.findall(r"^(warn\.c:\d+:\d+): warning: (.*?) \[-W[\w-]+\]$", raw, re.M)
+    assert len(heads) == 90
+    for where, msg in heads:  # the old filter listed 60 and said "+30 more warnings"
+        assert f"{where}: {msg}" in out, where
+    assert "more warnings" not in out
+
+
+def test_cargo_warnings_past_the_old_cap_of_60_are_all_listed_with_their_place() -> None:
+    raw = (FIXTURES / "cargo-build" / "warnings-80.raw").read_text()
+    out = stream(CargoBuild(["cargo", "build"]), raw, 0)
+    places = re.findall(r"^warning: .*\n\s*--> (src/main\.rs:\d+:\d+)$", raw, re.M)
+    assert len(places) == 81
+    assert all(f"    {p}: " in out or f"] {p}: " in out for p in places)
+    assert "more warnings" not in out
+
+
+def test_warnings_above_the_budget_count_the_big_flags_and_show_the_rare_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(findings, "budget", lambda: 400)
+    raw = (FIXTURES / "cc" / "gcc-90-warnings.raw").read_text()
+    out = stream(CcBuild(["gcc", "-Wall", "-Wextra", "-c", "warn.c"], "gcc"), raw, 0).splitlines()
+    assert "  [-Wunused-variable]  (44 warnings)" in out and "  [-Wunused-parameter]  (44 warnings)" in out
+    # the two rare flags come last in the output yet are shown whole, with their place
+    assert "  [-Wreturn-type] warn.c:45:41: control reaches end of non-void function" in out
+    assert any(ln.startswith("  [-Wsign-compare] warn.c:46:40: comparison of integer") for ln in out)
+    assert "warnings (90):" in out

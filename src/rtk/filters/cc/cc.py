@@ -98,7 +98,7 @@ class CcBuild(LineFilter):
         super().__init__(argv)
         self.label = label
         self.limits = Limits()
-        self.warnings = Warnings(self.limits.max_warnings)
+        self.warnings = Warnings()
         self.context: list[str] = []
         self.unit: list[str] | None = None
         self.unit_extra = 0
@@ -302,7 +302,7 @@ class CcBuild(LineFilter):
         else:
             out.append(f"{self.label}: FAILED (exit {exit_code})" + (f", {', '.join(counts)}" if counts else ""))
         if self.warnings.total:
-            self.cut += self.warnings.omitted
             out.append(f"warnings ({self.warnings.total}):")
             out.extend(self.warnings.render())
+            self.cut += self.warnings.omitted
         return "\n".join(out)

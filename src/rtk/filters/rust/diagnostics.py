@@ -87,7 +87,7 @@ class RustDiagnostics:
         self.block_extra = 0  # lines beyond the per-block cap (not kept: flat memory)
         self.errors = 0
         self.errors_shown = 0
-        self.warnings = Warnings(limits.max_warnings)
+        self.warnings = Warnings()
         self.hidden = ErrorLines()  # errors past build_max_errors: place, code and message, one line each
         self.seen: set[int] = set()
         self.cut = 0
@@ -184,8 +184,9 @@ class RustDiagnostics:
     def render_warnings(self) -> list[str]:
         if not self.warnings.total:
             return []
+        lines = [f"warnings ({self.warnings.total}):", *self.warnings.render()]
         self.cut += self.warnings.omitted
-        return [f"warnings ({self.warnings.total}):", *self.warnings.render()]
+        return lines
 
     def more_errors(self) -> list[str]:
         """The errors past ``build_max_errors``, one line each (``path:line:col: error[CODE]: message``)."""
