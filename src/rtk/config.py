@@ -80,12 +80,13 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "build_error_lines": (60, "cargo/go/make/gcc: lines shown per error block"),
         "build_max_warnings": (60, "golangci-lint: findings listed (cargo/make/gcc warnings: lint_budget)"),
         # javascript / typescript and the generic runners
-        "lint_max_per_rule": (50, "eslint/biome/oxlint/prettier: locations listed per rule (files for prettier)"),
+        "lint_max_per_rule": (50, "prettier: files listed (eslint/biome/oxlint: lint_budget)"),
         "list_max_items": (40, "npm ls/outdated, next routes, vite outputs: rows listed"),
         # python
         "lint_budget": (
             6000,
             "ruff/mypy: tokens of diagnostics listed in full; above it, the codes that do not fit are counted (exact);"
+            " eslint/biome/oxlint: tokens of problems (above it counted per rule);"
             " cargo/make/gcc: tokens of warnings (above it counted per lint or -W flag) and of the one-line errors"
             " past build_max_errors (above it counted per file)",
         ),
