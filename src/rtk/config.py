@@ -55,8 +55,8 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         ),
         "listing_budget": (
             4000,
-            "ls/tree/find/fd/wc/du/lsof/last/systemctl status, pip/uv/poetry package lists: tokens of entries"
-            " shown in full; above it, exact counts per directory (or name prefix, command)",
+            "ls/tree/find/fd/wc/du/lsof/last/systemctl status, pip/uv/poetry package lists, npm/pnpm ls: tokens"
+            " of entries shown in full; above it, exact counts per directory (or name prefix, command)",
         ),
         "grep_max_line": (2000, "grep/rg: a line longer than this (minified code) is cut around the match"),
         "json_max_items": (30, "curl/wget/rtk json: array items shown before +N more"),
@@ -81,7 +81,10 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "build_max_warnings": (60, "golangci-lint: findings listed (cargo/make/gcc warnings: lint_budget)"),
         # javascript / typescript and the generic runners
         "lint_max_per_rule": (50, "prettier: files listed (eslint/biome/oxlint: lint_budget)"),
-        "list_max_items": (40, "npm ls/outdated, next routes, vite outputs: rows listed"),
+        "list_max_items": (
+            40,
+            "npm outdated, bun install, next routes, vite outputs: rows listed (npm ls: listing_budget)",
+        ),
         # python
         "lint_budget": (
             6000,
