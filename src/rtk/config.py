@@ -59,7 +59,12 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
             " of entries shown in full; above it, exact counts per directory (or name prefix, command)",
         ),
         "grep_max_line": (2000, "grep/rg: a line longer than this (minified code) is cut around the match"),
-        "json_max_items": (30, "curl/wget/rtk json: array items shown before +N more"),
+        "json_budget": (
+            4000,
+            "curl/wget/jq/rtk json: tokens of a JSON document shown whole; above it array items keep their"
+            " scalar members (nested containers counted), and past that too arrays are cut at json_max_items",
+        ),
+        "json_max_items": (30, "curl/wget/jq/rtk json: array items shown when even the scalars exceed json_budget"),
         "json_max_string": (400, "curl/wget/rtk json: characters shown of a long string value"),
         "log_max_lines": (200, "rtk log: distinct lines shown (errors and warnings always shown)"),
         "buffer_max_bytes": (
