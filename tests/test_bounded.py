@@ -172,13 +172,13 @@ def test_rtk_json_past_the_value_bound_is_shown_raw_and_under_it_is_viewed(tmp_p
     doc.write_text(over)
     p = subprocess.run(rtk_argv("json", str(doc)), capture_output=True)
     assert p.returncode == 0 and p.stdout == over.encode()
-    doc.write_text("[" + ",".join(["1"] * 1000) + "]\n")
+    doc.write_text("[" + ",".join(["1"] * 5000) + "]\n")  # over limits.json_budget (1,000 fit it whole)
     p = subprocess.run(rtk_argv("json", str(doc)), capture_output=True)
-    assert p.returncode == 0 and b"+970 more items (1000 in all)" in p.stdout
+    assert p.returncode == 0 and b"+4970 more items (5000 in all: items 31-5000 left out)" in p.stdout
 
 
 def test_rtk_json_over_the_byte_bound_is_copied_from_a_file_or_stdin(tmp_path: Path) -> None:
-    _config("[limits]\nbuffer_max_bytes = 1000\n")
+    _config("[limits]\nbuffer_max_bytes = 1000\njson_budget = 100\n")  # the view below cuts
     text = '{"a": [' + ", ".join(str(i) for i in range(500)) + "]}\n"  # 2.4 kB: over the bound
     doc = tmp_path / "d.json"
     doc.write_text(text)
@@ -189,7 +189,7 @@ def test_rtk_json_over_the_byte_bound_is_copied_from_a_file_or_stdin(tmp_path: P
     small = '{"a": [' + ", ".join(f'"item-{i:03}"' for i in range(50)) + "]}\n"  # 700 bytes: the view
     doc.write_text(small)
     p = subprocess.run(rtk_argv("json", str(doc)), capture_output=True)
-    assert p.returncode == 0 and b"+20 more items (50 in all)" in p.stdout
+    assert p.returncode == 0 and b"+20 more items (50 in all: items 31-50 left out)" in p.stdout
 
 
 def test_the_json_view_quotes_strings_as_json_dumps_does() -> None:

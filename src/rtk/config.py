@@ -55,11 +55,16 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         ),
         "listing_budget": (
             4000,
-            "ls/tree/find/fd/wc/du/lsof/last/systemctl status, pip/uv/poetry package lists: tokens of entries"
-            " shown in full; above it, exact counts per directory (or name prefix, command)",
+            "ls/tree/find/fd/wc/du/lsof/last/systemctl status, pip/uv/poetry package lists, npm/pnpm ls: tokens"
+            " of entries shown in full; above it, exact counts per directory (or name prefix, command)",
         ),
         "grep_max_line": (2000, "grep/rg: a line longer than this (minified code) is cut around the match"),
-        "json_max_items": (30, "curl/wget/rtk json: array items shown before +N more"),
+        "json_budget": (
+            4000,
+            "curl/wget/jq/rtk json: tokens of a JSON document shown whole; above it array items keep their"
+            " scalar members (nested containers counted), and past that too arrays are cut at json_max_items",
+        ),
+        "json_max_items": (30, "curl/wget/jq/rtk json: array items shown when even the scalars exceed json_budget"),
         "json_max_string": (400, "curl/wget/rtk json: characters shown of a long string value"),
         "log_max_lines": (200, "rtk log: distinct lines shown (errors and warnings always shown)"),
         "buffer_max_bytes": (
@@ -72,16 +77,26 @@ SCHEMA: dict[str, dict[str, tuple[Any, str]]] = {
         "test_max_failures": (30, "failing tests shown in full (the rest by name and first line)"),
         "test_failure_lines": (40, "lines kept per failing test: assertion, diff, user-code frames"),
         # rust, go, c/c++ (cargo, go, golangci-lint, make, gcc/clang, cmake --build, ctest)
-        "build_max_errors": (50, "cargo/go/make/gcc: error blocks shown in full"),
+        "build_max_errors": (
+            50,
+            "cargo/make/gcc: error blocks shown in full (the rest one line each: place, code, message;"
+            " past lint_budget tokens counted per file)",
+        ),
         "build_error_lines": (60, "cargo/go/make/gcc: lines shown per error block"),
-        "build_max_warnings": (60, "cargo/go/make/gcc/golangci-lint: warnings and lint findings listed"),
+        "build_max_warnings": (60, "golangci-lint: findings listed (cargo/make/gcc warnings: lint_budget)"),
         # javascript / typescript and the generic runners
-        "lint_max_per_rule": (50, "eslint/biome/oxlint/prettier: locations listed per rule (files for prettier)"),
-        "list_max_items": (40, "npm ls/outdated, next routes, vite outputs: rows listed"),
+        "lint_max_per_rule": (50, "prettier: files listed (eslint/biome/oxlint: lint_budget)"),
+        "list_max_items": (
+            40,
+            "npm outdated, bun install, next routes, vite outputs: rows listed (npm ls: listing_budget)",
+        ),
         # python
         "lint_budget": (
             6000,
-            "ruff/mypy: tokens of diagnostics listed in full; above it, the codes that do not fit are counted (exact)",
+            "ruff/mypy: tokens of diagnostics listed in full; above it, the codes that do not fit are counted (exact);"
+            " eslint/biome/oxlint: tokens of problems (above it counted per rule);"
+            " cargo/make/gcc: tokens of warnings (above it counted per lint or -W flag) and of the one-line errors"
+            " past build_max_errors (above it counted per file)",
         ),
     },
     "read": {

@@ -172,8 +172,8 @@ def json_view(raw_text: str) -> tuple[list[str], int] | None:
         value = jsonview.loads(raw_text)
     except ValueError:
         return None
-    view = jsonview.View(int(config.get("limits.json_max_items")), int(config.get("limits.json_max_string")))
-    return split_lines(view.render(value)), view.cut
+    text, cut = jsonview.compact(value)
+    return split_lines(text), cut
 
 
 def apply(

@@ -181,8 +181,9 @@ def test_error_cap_is_stated_and_counted(monkeypatch: pytest.MonkeyPatch) -> Non
     lines = [ln.format(n=n) for n in range(5) for ln in block]
     printed, summary, filt = feed_all(["cargo", "build"], lines, 101)
     assert len(printed) == 2
-    assert "+3 more errors (not shown)" in summary and "5 errors" in summary
-    assert filt.cut == 3
+    assert "+3 more errors, one line each:" in summary and "5 errors" in summary
+    assert all(f"src/a.rs:{n}:1: error[E0001]: bad {n}" in summary for n in (2, 3, 4))  # was "(not shown)"
+    assert filt.cut == 3 * 4  # each hidden block's body lines (the gutter, source and caret lines)
 
 
 def test_error_block_lines_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,8 +13,10 @@ usage: rtk json [options] [FILE]          (no FILE, or -: standard input)
 
 A compact view of a JSON document: containers on one line when they fit, every
 value as written (numbers exactly, strings whole up to a limit), keys in order.
-Arrays longer than limits.json_max_items show their first items and "+N more
-items (M in all)"; strings longer than limits.json_max_string are cut with
+The document is shown whole up to limits.json_budget tokens; above it, array
+items keep their scalar members (nested containers as "{…N keys}"), and if that
+is still too long, arrays show their first limits.json_max_items items and name
+the positions left out; strings longer than limits.json_max_string are cut with
 "(+N chars)". A leading byte-order mark is accepted. A document larger than
 limits.buffer_max_bytes, or with more than 300,000 values, is printed as it is
 (not parsed, so not checked): memory stays bounded.
@@ -69,10 +71,8 @@ def main(args: list[str]) -> int:
         if a.flag("keys_only"):
             text, cut = _jsonview.keys_only(value) + "\n", 0
         else:
-            view = _jsonview.View(
-                int(config.get("limits.json_max_items")), int(config.get("limits.json_max_string")), depth
-            )
-            text, cut = view.render(value) + "\n", view.cut
+            body, cut = _jsonview.compact(value, depth)
+            text = body + "\n"
     except RecursionError:  # nested deeper than the views recurse: the document as it is (fail open)
         text, cut = raw_text if raw_text.endswith("\n") else raw_text + "\n", 0
     del value  # the parsed document is most of the memory: not held while the guards read the text

@@ -51,46 +51,92 @@ class BoundedBuffer:
         return len(self.lines) + self.dropped
 
 
+class ErrorLines:
+    """Errors past ``build_max_errors``: one line each (place, code, message); above ``limits.lint_budget``
+    tokens, each file's lines whole or one ``FILE  (N errors)`` line (exact), the files with fewest first."""
+
+    __slots__ = ("counted", "items")
+
+    KEEP = 100_000  # lines held at most (flat memory); past it only the file is kept, counted
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str, int]] = []  # (file, line, errors)
+        self.counted: dict[str, int] = {}  # errors past KEEP, per file
+
+    def add(self, path: str, line: str) -> None:
+        if len(self.items) < self.KEEP:
+            self.items.append((path, line, 1))
+        else:
+            self.counted[path] = self.counted.get(path, 0) + 1
+
+    def __len__(self) -> int:
+        return len(self.items) + sum(self.counted.values())
+
+    def render(self) -> tuple[list[str], int]:
+        """``+N more errors, one line each:`` then the lines (or per-file counts); returns (lines, errors not shown)."""
+        if not len(self):
+            return [], 0
+        from rtk.filters import findings
+
+        n = len(self)
+        held = [
+            *self.items,
+            *((f, f"{f}: {c} more errors (past {self.KEEP} held)", c) for f, c in self.counted.items()),
+        ]
+        grouped = findings.by_code(held, noun=("error", "errors"))
+        if grouped is None:
+            return [f"+{n} more errors, one line each:", *(t for _, t, _ in held)], 0
+        lines, cut = grouped
+        return [f"+{n} more errors, one line each ({cut} counted by file):", *lines], cut
+
+
 class Warnings:
-    """Warnings grouped by a key (lint name, ``-W`` flag...), in first-seen order, bounded."""
+    """Warnings grouped by a key (lint name, ``-W`` flag...), in first-seen order: every one listed up to
+    ``limits.lint_budget`` tokens; above it, each key's warnings whole or ``[key]  (N warnings)``
+    (exact), the rarest keys shown first."""
 
-    __slots__ = ("cap", "groups", "kept", "total")
+    __slots__ = ("groups", "kept", "omitted", "total")
 
-    def __init__(self, cap: int) -> None:
-        self.cap = cap
+    KEEP = 100_000  # warnings held at most (flat memory); past it only their key is counted
+
+    def __init__(self) -> None:
         self.groups: dict[str, list[str]] = {}
         self.total = 0
         self.kept = 0
+        self.omitted = 0  # warnings not shown by the last render (counted on a key's line)
 
     def add(self, key: str, item: str) -> None:
         self.total += 1
         items = self.groups.get(key)
         if items is None:
             items = self.groups[key] = []
-        if self.cap > 0 and self.kept >= self.cap:
-            items.append("")  # counted, not shown
+        if self.kept >= self.KEEP:
+            items.append("")  # counted, not held
             return
         items.append(item)
         self.kept += 1
 
-    @property
-    def omitted(self) -> int:
-        return self.total - self.kept
+    def _group(self, key: str, items: list[str]) -> list[str]:
+        shown = [i for i in items if i]
+        if not key:
+            return [f"  {i}" for i in shown]
+        if len(items) == 1 and shown:
+            return [f"  [{key}] {shown[0]}"]
+        return [f"  [{key}] ({len(items)})", *(f"    {i}" for i in shown)]
 
     def render(self, noun: str = "warnings") -> list[str]:
-        """``[key] (n)`` headers with the items below; single items on one line."""
-        out: list[str] = []
-        for key, items in self.groups.items():
-            shown = [i for i in items if i]
-            tag = f"[{key}] " if key else ""
-            if not key:
-                out.extend(f"  {i}" for i in shown)
-                continue
-            if len(items) == 1 and shown:
-                out.append(f"  {tag}{shown[0]}")
-                continue
-            out.append(f"  {tag}({len(items)})")
-            out.extend(f"    {i}" for i in shown)
-        if self.omitted:
-            out.append(f"  +{self.omitted} more {noun}")
-        return out
+        """``[key] (n)`` headers with the items below, single items on one line; above the budget,
+        the keys that do not fit as ``  [key]  (N warnings)``. Sets ``omitted``."""
+        from rtk.filters import findings
+
+        units = [
+            (f"  [{k}]" if k else "  (no flag)", "\n".join(self._group(k, v)), len(v)) for k, v in self.groups.items()
+        ]
+        grouped = findings.by_code(units, noun=(noun[:-1], noun))
+        held = self.total - self.kept
+        if grouped is None:
+            self.omitted = held
+            out = [ln for _, t, _ in units for ln in t.split("\n") if t]
+            return [*out, f"  +{held} more {noun} (not held)"] if held else out
+        lines, self.omitted = grouped
+        return lines

@@ -12,7 +12,9 @@ def budget() -> int:
     return int(config.get("limits.lint_budget"))
 
 
-def by_code(items: list[tuple[str, str, int]], limit: int | None = None) -> tuple[list[str], int] | None:
+def by_code(
+    items: list[tuple[str, str, int]], limit: int | None = None, noun: tuple[str, str] = NOUN
+) -> tuple[list[str], int] | None:
     """(code, text, diagnostics) items: None when every text fits ``limit`` tokens (the caller lists
     them as usual); else, in order of first appearance, each code's texts whole or one
     ``CODE  (N diagnostics)`` line (exact), the rarest codes shown first while they fit. Returns (lines, diagnostics not shown)."""
@@ -28,5 +30,5 @@ def by_code(items: list[tuple[str, str, int]], limit: int | None = None) -> tupl
         g[0].append(text)
         g[1].append(n)
     units = [Unit(code, "\n".join(texts), sum(ns), "") for code, (texts, ns) in groups.items()]
-    shown, cut = fit(units, limit, NOUN, "code", smallest_first=True)
+    shown, cut = fit(units, limit, noun, "code", smallest_first=True)
     return [ln for u in shown for ln in u.split("\n")], cut

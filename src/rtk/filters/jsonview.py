@@ -1,10 +1,13 @@
-"""A compact view of JSON for curl, wget and ``rtk json``: values kept as written, long arrays cut with counts.
+"""A compact view of JSON for curl, wget, jq and ``rtk json``: values kept as written, whole up to a token budget.
 
 Numbers are printed exactly as the document wrote them (``1.10``, ``1e400``),
 strings with their value (escapes may be written differently), keys in their
 order. Containers go on one line when they fit, else one member per line.
-What is left out is counted: array items beyond the cap, the end of very long
-strings, and containers below ``depth`` (shown as ``{…3 keys}``).
+A document is data: :func:`compact` shows it whole up to ``limits.json_budget``
+tokens; above it every array item keeps its scalar members and says how many keys
+or items its nested containers hold (``{…4 keys}``); above that too, arrays show their
+first ``limits.json_max_items`` items and name the positions left out. What is left
+out is counted: array items, the end of very long strings, and containers below ``depth``.
 """
 
 from __future__ import annotations
@@ -49,11 +52,13 @@ _str: Callable[[str], str] = json.encoder.encode_basestring
 class View:
     """Render parsed JSON compactly; ``cut`` counts the items left out."""
 
-    def __init__(self, max_items: int, max_string: int, depth: int | None = None) -> None:
-        self.max_items = max_items
+    def __init__(self, max_items: int, max_string: int, depth: int | None = None, flat: bool = False) -> None:
+        self.max_items = max_items  # 0: no cap
         self.max_string = max_string
         self.depth = depth
+        self.flat = flat  # array items: scalar members only, nested containers counted
         self.cut = 0
+        self.lost = 0  # scalar values left out (array items cut, nested containers counted)
 
     def render(self, value: Any) -> str:
         return self._r(value, 0, 0)
@@ -90,14 +95,43 @@ class View:
                 self.cut += len(v)
                 return f"[…{len(v)} {'item' if len(v) == 1 else 'items'}]"
             cap = self.max_items
-            shown = v if len(v) <= cap + 1 else v[:cap]
-            parts = [self._r(x, ind + 1, level + 1) for x in shown]
+            shown = v if cap <= 0 or len(v) <= cap + 1 else v[:cap]
+            if self.flat and _table(shown):
+                keys = list(shown[0])
+                parts = ["|".join(_key(k) for k in keys), *("|".join(self._counted(x[k]) for k in keys) for x in shown)]
+                return (
+                    "["
+                    + f"{len(v)} rows, one per line: "
+                    + ",\n".join("  " * (ind + 1) + p for p in parts).lstrip()
+                    + "]"
+                )
+            item = self._flat if self.flat else self._r
+            parts = [item(x, ind + 1, level + 1) for x in shown]
             if len(shown) < len(v):
                 rest = len(v) - len(shown)
                 self.cut += rest
-                parts.append(f"… +{rest} more items ({len(v)} in all)")
+                self.lost += sum(_leaves(x) for x in v[len(shown) :])
+                parts.append(f"… +{rest} more items ({len(v)} in all: items {len(shown) + 1}-{len(v)} left out)")
             return self._wrap("[", "]", parts, ind)
         return self._scalar(v)
+
+    def _flat(self, v: Any, ind: int, level: int) -> str:
+        """An array item with its scalar members; a nested container as ``{…4 keys}`` / ``[…3 items]``."""
+        if isinstance(v, dict):
+            parts = [f"{_str(k)}: {self._counted(x)}" for k, x in v.items()]
+            return self._wrap("{", "}", parts, ind) if parts else "{}"
+        return self._counted(v)
+
+    def _counted(self, v: Any) -> str:
+        if isinstance(v, dict | list) and v:
+            self.lost += _leaves(v)
+        if isinstance(v, dict) and v:
+            self.cut += len(v)
+            return f"{{…{len(v)} {'key' if len(v) == 1 else 'keys'}}}"
+        if isinstance(v, list) and v:
+            self.cut += len(v)
+            return f"[…{len(v)} {'item' if len(v) == 1 else 'items'}]"
+        return self._scalar(v) if not isinstance(v, dict | list) else ("{}" if isinstance(v, dict) else "[]")
 
     @staticmethod
     def _wrap(op: str, cl: str, parts: list[str], ind: int) -> str:
@@ -107,6 +141,45 @@ class View:
                 return one
         pad = "  " * (ind + 1)
         return op + "\n" + ",\n".join(pad + p for p in parts) + "\n" + "  " * ind + cl
+
+
+def _leaves(v: Any) -> int:
+    """Scalar values in ``v`` (itself when it is one)."""
+    if isinstance(v, dict):
+        return sum(_leaves(x) for x in v.values())
+    if isinstance(v, list):
+        return sum(_leaves(x) for x in v)
+    return 1
+
+
+def _table(items: list[Any]) -> bool:
+    """At least two objects with the same keys in the same order: one header, then a row of values each."""
+    if len(items) < 2 or not isinstance(items[0], dict) or not items[0]:
+        return False
+    keys = list(items[0])
+    return all(isinstance(x, dict) and list(x) == keys for x in items)
+
+
+def compact(value: Any, depth: int | None = None) -> tuple[str, int]:
+    """The view of a parsed document and the values it leaves out: whole up to ``limits.json_budget``
+    tokens; above it array items with their scalar members (nested containers counted, objects with
+    the same keys as a table), when that fits the budget and leaves out fewer values than the third
+    view: arrays cut at ``limits.json_max_items`` items, the positions left out named."""
+    from rtk import config, tokens
+
+    max_string = int(config.get("limits.json_max_string"))
+    budget = int(config.get("limits.json_budget"))
+    view = View(0, max_string, depth)
+    text = view.render(value)
+    if tokens.estimate(text) <= budget:
+        return text, view.cut
+    flat = View(0, max_string, depth, flat=True)
+    flat_text = flat.render(value)
+    view = View(int(config.get("limits.json_max_items")), max_string, depth)
+    text = view.render(value)
+    if tokens.estimate(flat_text) <= budget and flat.lost <= view.lost:
+        return flat_text, flat.cut  # fewer values left out than the first items of each array
+    return text, view.cut
 
 
 def keys_only(value: Any) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from rtk.filterapi import LineFilter, Spec
-from rtk.filters.diagnostics import Limits, Warnings
+from rtk.filters.diagnostics import ErrorLines, Limits, Warnings
 from rtk.filters.testlines import TestLines
 from rtk.text import plural
 
@@ -98,14 +98,14 @@ class CcBuild(LineFilter):
         super().__init__(argv)
         self.label = label
         self.limits = Limits()
-        self.warnings = Warnings(self.limits.max_warnings)
+        self.warnings = Warnings()
         self.context: list[str] = []
         self.unit: list[str] | None = None
         self.unit_extra = 0
         self.severity = ""
         self.errors = 0
         self.errors_shown = 0
-        self.errors_hidden = 0
+        self.hidden = ErrorLines()  # errors past build_max_errors: their head line each
         self.link_errors = 0
         self.known = False
         self.targets = 0
@@ -126,14 +126,28 @@ class CcBuild(LineFilter):
         if self.severity == "error":
             self.errors += 1
             if self.limits.max_errors > 0 and self.errors_shown >= self.limits.max_errors:
-                self.cut += 1
-                self.errors_hidden += 1
+                self._hide(unit)
                 return None
             self.errors_shown += 1
             if self.unit_extra:
                 unit.append(f"  ... {self.unit_extra} more lines of this error")
                 self.cut += self.unit_extra
         return "\n".join(unit)
+
+    def _hide(self, unit: list[str]) -> None:
+        """An error past the cap: its head line (``file:line:col: error: message``) kept, its body cut."""
+        for ln in unit:
+            m = _DIAG.match(ln)
+            if m is not None and m.group(4) in ("error", "fatal error"):
+                self.hidden.add(m.group(1), ln)
+                break
+            t = _TOOL_DIAG.match(ln)
+            if t is not None and t.group(1) == "error":
+                self.hidden.add(ln.split(":", 1)[0], ln)
+                break
+        else:  # pragma: no cover - an error unit always has its head
+            self.hidden.add("", unit[-1])
+        self.cut += len(unit) - 1
 
     def _warning(self, unit: list[str]) -> None:
         for ln in unit:
@@ -264,8 +278,9 @@ class CcBuild(LineFilter):
         done = self._close()
         if done is not None:
             out.append(done)
-        if self.errors_hidden:
-            out.append(f"+{self.errors_hidden} more errors (not shown)")
+        hidden, cut = self.hidden.render()
+        out.extend(hidden)
+        self.cut += cut
         tests = self.tests
         ran = tests.seen and tests.counts["error"] < sum(tests.counts.values())  # not only ERROR lines
         self.cut += tests.cut
@@ -287,7 +302,7 @@ class CcBuild(LineFilter):
         else:
             out.append(f"{self.label}: FAILED (exit {exit_code})" + (f", {', '.join(counts)}" if counts else ""))
         if self.warnings.total:
-            self.cut += self.warnings.omitted
             out.append(f"warnings ({self.warnings.total}):")
             out.extend(self.warnings.render())
+            self.cut += self.warnings.omitted
         return "\n".join(out)

@@ -1,7 +1,7 @@
 """Filters for ``curl`` and ``wget``: JSON bodies compacted, every other body handed over byte for byte.
 
 A JSON response body is re-printed compactly (whitespace only; numbers as
-written; arrays longer than ``limits.json_max_items`` cut with counts). Any
+written; whole up to ``limits.json_budget`` tokens, above it counted: ``jsonview.compact``). Any
 other body (HTML, text, images, archives) is printed verbatim: the exact bytes,
 whole. The response body is stdout only; curl's and wget's messages go to
 stderr untouched (curl runs with ``-sS`` unless the user chose how it reports,
@@ -17,7 +17,6 @@ condensed to the URL, the status, the size and where it was saved.
 
 from __future__ import annotations
 
-from rtk import config
 from rtk.filterapi import Filtered, Spec, Unrecognized, Verbatim
 from rtk.text import split_lines
 
@@ -178,8 +177,8 @@ def body(argv: list[str], output: str, exit_code: int) -> Filtered:
         value = _jsonview.loads(output)
     except ValueError:
         raise Verbatim() from None
-    view = _jsonview.View(int(config.get("limits.json_max_items")), int(config.get("limits.json_max_string")))
-    return Filtered(view.render(value) + "\n", view.cut)
+    text, cut = _jsonview.compact(value)
+    return Filtered(text + "\n", cut)
 
 
 # --- wget's log ------------------------------------------------------------------------

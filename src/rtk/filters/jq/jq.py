@@ -63,5 +63,5 @@ def view(argv: list[str], output: str, exit_code: int) -> Filtered:
         raise Verbatim() from None
     if not isinstance(value, dict | list):
         raise Verbatim()
-    jv = _jsonview.View(int(config.get("limits.json_max_items")), int(config.get("limits.json_max_string")))
-    return Filtered(jv.render(value) + "\n", jv.cut)
+    text, cut = _jsonview.compact(value)
+    return Filtered(text + "\n", cut)

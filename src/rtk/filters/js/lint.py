@@ -69,8 +69,11 @@ def _counts(ps: list[Problem]) -> str:
 
 
 def render(tool: str, problems: list[Problem], header: str) -> Filtered:
-    """Problems grouped by rule (errors first); one line per rule when the message repeats."""
-    per_rule = limit("lint_max_per_rule")
+    """Problems grouped by rule (errors first); one line per rule when the message repeats. Every
+    location up to ``limits.lint_budget`` tokens; above it each rule whole or ``rule  (N problems)``
+    (exact), the rarest rules shown first."""
+    from rtk.filters import findings
+
     groups: dict[str, list[Problem]] = {}
     for p in problems:
         groups.setdefault(p.rule or "(no rule)", []).append(p)
@@ -84,29 +87,23 @@ def render(tool: str, problems: list[Problem], header: str) -> Filtered:
         for p in problems:
             p.file = p.file[len(root) :]
         header += f" (paths under {root})"
-    out = [header]
-    cut = 0
+    units: list[tuple[str, str, int]] = []
     for rule, ps in sorted(groups.items(), key=key):
         msgs = {p.msg for p in ps}
         if len(ps) == 1:
             p = ps[0]
-            out.append(f"{rule}: {p.loc} {p.msg} ({p.sev})")
-            continue
-        if len(msgs) == 1:
-            locs = [p.loc for p in ps]
-            shown = locs if len(locs) <= per_rule + 1 else locs[:per_rule]
-            more = len(locs) - len(shown)
-            out.append(f"{rule} ({_counts(ps)}): {ps[0].msg}")
-            out.append("  " + ", ".join(shown) + (f", +{more} more" if more else ""))
-            cut += more
-            continue
-        out.append(f"{rule} ({_counts(ps)}):")
-        lines = [f"  {p.loc} {p.msg}" + ("" if p.sev == ps[0].sev else f" ({p.sev})") for p in ps]
-        if len(lines) > per_rule + 1:
-            cut += len(lines) - per_rule
-            lines = [*lines[:per_rule], f"  +{len(ps) - per_rule} more {rule}"]
-        out.extend(lines)
-    return Filtered("\n".join(out), cut)
+            text = f"{rule}: {p.loc} {p.msg} ({p.sev})"
+        elif len(msgs) == 1:
+            text = f"{rule} ({_counts(ps)}): {ps[0].msg}\n  " + ", ".join(p.loc for p in ps)
+        else:
+            lines = [f"  {p.loc} {p.msg}" + ("" if p.sev == ps[0].sev else f" ({p.sev})") for p in ps]
+            text = "\n".join([f"{rule} ({_counts(ps)}):", *lines])
+        units.append((rule, text, len(ps)))
+    grouped = findings.by_code(units, noun=("problem", "problems"))
+    if grouped is None:
+        return Filtered("\n".join([header, *(t for _, t, _ in units)]))
+    lines, cut = grouped
+    return Filtered("\n".join([header, *lines]), cut)
 
 
 def _files(problems: list[Problem]) -> int:

@@ -293,17 +293,42 @@ def listing(argv: list[str], output: str, exit_code: int) -> str | Filtered | No
         f"{root}: {plural(len(top), 'top-level package')}"
         + (f" ({count_line})" if count_line and tool == "pnpm" else "")
     ]
-    n = limit("list_max_items")
-    cut = 0
     items = [("  " * max(d, 0)) + e for d, e in entries]
     explicit = any(a in ("--all", "-a", "--long", "-l") or a.startswith("--depth") for a in argv[1:])
-    if len(items) > n + 1 and not explicit:
-        problems = [i for i in items[n:] if any(p in i for p in _PROBLEM)]
-        cut = len(items) - n - len(problems)
-        items = [*items[:n], *problems, f"+{cut} more packages (npm ls --all shows them)"]
-    out.extend(items)
+    shown, cut = (items, 0) if explicit else _budgeted(items)
+    out.extend(shown)
     out.extend(errors)
     return Filtered("\n".join(out), cut)
+
+
+def _group(item: str) -> str:
+    """A package's family: its scope (``@acme/``), else its name's first word (``eslint``, ``lodash``)."""
+    from rtk.filters import names
+
+    name = item.strip()
+    if name.startswith("@") and "/" in name:
+        return name.split("/", 1)[0] + "/"
+    return names.prefix(name.split("@", 1)[0] if not name.startswith("@") else name)
+
+
+def _budgeted(items: list[str]) -> tuple[list[str], int]:
+    """Every row up to ``limits.listing_budget`` tokens; above it the rows of each family whole or
+    ``family*  (N packages)`` (exact), the smallest families first; rows with a problem always shown."""
+    from rtk import tokens
+    from rtk.filters import names
+    from rtk.filters.files.paths import Unit, fit
+
+    limit_ = names.budget()
+    if sum(tokens.estimate(i) + 1 for i in items) <= limit_:
+        return items, 0
+    problems = [i for i in items if any(p in i for p in _PROBLEM)]
+    groups: dict[str, list[str]] = {}
+    for i in items:
+        if i not in problems:
+            groups.setdefault(_group(i), []).append(i)
+    units = [Unit(f"{k}*", "\n".join(v), len(v), "") for k, v in groups.items()]
+    lines, cut = fit(units, limit_ - sum(tokens.estimate(p) + 1 for p in problems), names.NOUN, "group", True)
+    return [*[ln for u in lines for ln in u.split("\n")], *problems], cut
 
 
 # ---------------------------------------------------------------------------

@@ -99,9 +99,7 @@ class CargoBuild(LineFilter):
         done = self.diag.close()
         if done is not None:
             out.append(done)
-        more = self.diag.more_errors_line()
-        if more is not None:
-            out.append(more)
+        out.extend(self.diag.more_errors())
         return out
 
     def finish(self, exit_code: int) -> str:

@@ -10,7 +10,7 @@ library's warnings for its test target) are shown once.
 
 from __future__ import annotations
 
-from rtk.filters.diagnostics import Limits, Warnings
+from rtk.filters.diagnostics import ErrorLines, Limits, Warnings
 
 # Cargo progress lines (status word right-aligned to 12 columns). "Finished" is read separately.
 NOISE = (
@@ -87,7 +87,8 @@ class RustDiagnostics:
         self.block_extra = 0  # lines beyond the per-block cap (not kept: flat memory)
         self.errors = 0
         self.errors_shown = 0
-        self.warnings = Warnings(limits.max_warnings)
+        self.warnings = Warnings()
+        self.hidden = ErrorLines()  # errors past build_max_errors: place, code and message, one line each
         self.seen: set[int] = set()
         self.cut = 0
         self._kind_lint: dict[str, str] = {}
@@ -135,7 +136,9 @@ class RustDiagnostics:
     def _error(self, block: list[str]) -> str | None:
         self.errors += 1
         if self.limits.max_errors > 0 and self.errors_shown >= self.limits.max_errors:
-            self.cut += 1
+            loc = _location(block)
+            self.hidden.add(loc.split(":", 1)[0], f"{loc}: {block[0]}" if loc else block[0])
+            self.cut += len(block) - 1
             return None
         self.errors_shown += 1
         lines = []
@@ -181,9 +184,12 @@ class RustDiagnostics:
     def render_warnings(self) -> list[str]:
         if not self.warnings.total:
             return []
+        lines = [f"warnings ({self.warnings.total}):", *self.warnings.render()]
         self.cut += self.warnings.omitted
-        return [f"warnings ({self.warnings.total}):", *self.warnings.render()]
+        return lines
 
-    def more_errors_line(self) -> str | None:
-        hidden = self.errors - self.errors_shown
-        return f"+{hidden} more errors (not shown)" if hidden else None
+    def more_errors(self) -> list[str]:
+        """The errors past ``build_max_errors``, one line each (``path:line:col: error[CODE]: message``)."""
+        lines, cut = self.hidden.render()
+        self.cut += cut
+        return lines
