@@ -11,8 +11,9 @@ V = TypeVar("V")
 # logs stay far below (tests/fold/test_fold_same.py: no cache of any recorded input reaches its bound); 4 MB of
 # lines of 36 distinct words each held 60 MB in the line caches alone (their entries bounded only in number).
 FAST_BYTES = 6 << 20  # lines by their shape (Folder._fast: the shape, the tokens' places, the masked tokens)
-SEEN_BYTES = 6 << 20  # masked lines (Folder._seen) and group keys (Folder._keys), each
+SEEN_BYTES = 4 << 20  # masked lines (Folder._seen) and group keys (Folder._keys), each
 TOKEN_BYTES = 2 << 20  # tokens and their masks (Folder._cache), marker lines seen (Folder._dups)
+SKEL_BYTES = 4 << 20  # JSON lines' skeletons seen once, and those seen twice with their recipes (jsonl.py), each
 KNOWN_BYTES = 4 << 20  # the tokens of the lines a live fold showed (held.Known)
 ENTRY = 120  # bytes of a cache entry besides what it names: the dict's slot, a tuple, small objects
 TOKEN = 64  # bytes per token of a line's entry (a reference, a slice, a string's header)
