@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections import deque
 
 from rtk import recache
+from rtk.fold.budget import FAST_BYTES, KNOWN_BYTES, SEEN_BYTES, TOKEN_BYTES, Cache, line_cost
 from rtk.fold.context import ends_in_colon, show_context, under_shown
 from rtk.fold.group import Group
-from rtk.fold.held import Known, count_held, later_lines, open_known, put_back
+from rtk.fold.held import KNOWN, Known, count_held, later_lines, open_known, put_back
 from rtk.fold.jsonl import event, request
 from rtk.fold.late import Late
 from rtk.fold.markers import (
@@ -70,18 +71,25 @@ class Folder:
         self.shown = 0
         self.folded = 0
         self.reqs = Requests()
-        self._cache: dict[str, str] = {}  # token -> masked token
-        self._seen: dict[tuple[str, ...], tuple[Template, int]] = {}  # masked line -> template, key
+        # Caches are bounded in entries and in bytes (budget.py): emptied when full, as if starting again.
+        self._cache: Cache[str, str] = Cache(CACHE, TOKEN_BYTES)  # token -> masked token
+        self._seen: Cache[tuple[str, ...], tuple[Template, int]] = Cache(
+            CACHE, SEEN_BYTES
+        )  # masked line -> template, key
         # A line's shape (its bytes with every digit made 0) -> its template, group key, masked tokens and whether
         # its tokens are its blank-separated words: masks depend on digits only as digits, so a line
         # shaped like one seen before has the same template without being tokenised and masked.
-        self._fast: dict[bytes, Entry] = {}
-        self._keys: dict[tuple[object, ...], int] = {}  # group key (template, kind of each field) -> its number
+        self._fast: Cache[bytes, Entry] = Cache(FAST, FAST_BYTES)
+        self._keys: Cache[tuple[object, ...], int] = Cache(
+            CACHE, SEEN_BYTES
+        )  # group key (template, field kinds) -> no.
         self._nkeys = 0
         self._blk: list[list[object]] = []  # the pending entries of the block (traceback...) going on
         self._bodies: dict[tuple[str, ...], tuple[int, int, str]] = {}  # a block's inside -> its lines, first line
         self._body_chars = 0
-        self._dups: dict[str, tuple[Template | None, int]] = {}  # marker lines seen: their template and key
+        self._dups: Cache[str, tuple[Template | None, int]] = Cache(
+            DUPS, TOKEN_BYTES
+        )  # marker lines seen: template, key
         self._marked = False  # the line before was shown as a marker or part of a block
         self._sect: Section | None = None  # the block under the header line just taken (section.py)
         self.dropped: list[str] | None = None  # when a list, the lines folded away are added to it (fact guard)
@@ -94,7 +102,7 @@ class Folder:
         self._block: list[str] = []
         self._first = 0
         # Live output (``hold`` set): group key -> its lines shown before (a later group shows no head: ``Known``).
-        self._known: dict[int, Known] | None = {} if hold is not None else None
+        self._known: Cache[int, Known] | None = Cache(KNOWN, KNOWN_BYTES) if hold is not None else None
         self._late = Late()  # live: lines folded that may be rare by the end (late.py)
         self._later: dict[int, list[object]] = {}  # live: counts of templates shown before, for the end (held.defer)
         self._colon: Colon | None = None  # the last line folded that ends in ``:`` (context.py)
@@ -273,9 +281,8 @@ class Folder:
                 return
 
     def _mask(self, tok: str) -> str:
-        if len(self._cache) > CACHE:
-            self._cache.clear()
-        m = self._cache[tok] = tok if tok.isalpha() else mask(tok)
+        m = tok if tok.isalpha() else mask(tok)
+        self._cache.put(tok, m, line_cost(len(tok) + (len(m) if m is not tok else 0), 0))
         return m
 
     def _template(self, masks: list[str], exact: bool = False) -> tuple[Template, int, tuple[str, ...]]:
@@ -289,14 +296,13 @@ class Folder:
         full = group_key(t, masks)  # lines whose variable fields are of other kinds are grouped apart
         key = self._keys.get(full)
         if key is None:  # the key as a small number: looked up for every line
-            if len(self._keys) > CACHE:
-                self._keys.clear()
-            key = self._keys[full] = self._nkeys
+            key = self._nkeys
+            self._keys.put(full, key, line_cost(0, len(full)))
             self._nkeys += 1
-        if len(self._seen) > CACHE:
-            self._seen.clear()
+        cost = line_cost(sum(map(len, sig)), len(sig))
+        if self._seen.full(cost):
             self._fast.clear()  # its entries name what this cache held
-        self._seen[sig] = (t, key)
+        self._seen.put(sig, (t, key), cost)
         return t, key, sig
 
     def _take(self, no: int, line: str, shape: bytes | None = None, counted: bool = False) -> None:
@@ -346,10 +352,9 @@ class Folder:
             self._sect, shape = sect, None
         # a digit in a constant, or a level in digits (pino's "level":30 and "level":50): not by shape
         if shape is not None and not long and not _DIGIT.search("".join(sig)) and not level_in_digits(line):
-            if len(self._fast) > FAST:
-                self._fast.clear()
             simple = '"' not in line and "'" not in line
-            self._fast[shape] = (t, key, sig, simple, access_hint(line), spans(line))
+            where = spans(line)
+            self._fast.put(shape, (t, key, sig, simple, access_hint(line), where), line_cost(len(shape), len(where)))
         self._grouped(no, line, raw, t, key, sig)
 
     def _grouped(self, no: int, line: str, raw: list[str], t: Template, key: int, sig: tuple[str, ...]) -> None:
@@ -409,15 +414,13 @@ class Folder:
         seen = self._dups.get(line)
         if seen is None:  # shown whole: so is the context line before it
             show_context(self, no)
-            if len(self._dups) > DUPS:
-                self._dups.clear()
-            self._dups[line] = None, no  # no template yet: where it was shown
+            self._dups.put(line, (None, no), line_cost(len(line), 0))  # no template yet: where it was shown
             self.pending.append(["show", no, line])
             return
         t, key = seen
         if t is None:
             if self._known is not None:  # live: its first time was shown whole, so its group shows no head
-                self._known[self._nkeys] = Known(key, [line], 1)
+                self._known.put(self._nkeys, Known(key, [line], 1), line_cost(len(line), 1))
             t = Template(-2, [line])
             key = self._nkeys
             self._nkeys += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from itertools import repeat
 from operator import getitem, itemgetter
 
+from rtk.fold.budget import line_cost
 from rtk.fold.foldline import render_fold, shown_fields
 from rtk.fold.mask import tokens
 
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
     from collections import deque
     from collections.abc import Sequence
 
+    from rtk.fold.budget import Cache
     from rtk.fold.group import Group
     from rtk.fold.miner import Template
 
@@ -69,15 +71,14 @@ def put_back(pending: deque[list[object]], far: list[int], first: int, lines: li
 KNOWN = 50_000  # keys a live fold remembers as shown before it starts again
 
 
-def open_known(known: dict[int, Known], g: Group, no: int, line: str, pending: deque[list[object]]) -> bool:
+def open_known(known: Cache[int, Known], g: Group, no: int, line: str, pending: deque[list[object]]) -> bool:
     """A new group ``g`` of a live fold: when its key was shown before, its head is held like a later line (True).
 
-    Else the key is remembered as shown (its head, line ``no``, is printed as usual).
+    Else the key is remembered as shown (its head, line ``no``, is printed as usual); at most ``KNOWN``
+    keys and ``budget.KNOWN_BYTES`` of their tokens.
     """
     if g.key not in known:
-        if len(known) > KNOWN:
-            known.clear()
-        known[g.key] = Known(no, g.head)
+        known.put(g.key, Known(no, g.head), line_cost(sum(map(len, g.head)), len(g.head)))
         return False
     k = known[g.key]
     if k.measure is not None and len(g.head) == len(k.raw):  # far values are far from the key's usual ones

@@ -5,6 +5,7 @@ from __future__ import annotations
 from operator import add, itemgetter
 
 from rtk import recache
+from rtk.fold.budget import SKEL_BYTES, TOKEN_BYTES, Cache, line_cost
 from rtk.fold.mask import kind, mask
 
 # One ``"key": value`` pair and the punctuation before it (``,`` or closing ``}``/``]``, which tell the depth):
@@ -32,9 +33,11 @@ _PATH_KEYS = frozenset(("url", "path", "uri", "request_uri", "route", "originalU
 _STATUS_KEYS = frozenset(("statusCode", "status", "status_code", "code"))
 MAX_FIELDS = 40  # an event with more fields than this is taken as ordinary text
 CACHE = 50_000  # masked values remembered before the cache starts again
-_masks: dict[str, str] = {}  # a value -> its kind
-_msgs: dict[str, str] = {}  # a message -> it masked
-_plans: dict[str, _Plan | None] = {}  # an event's shape -> its plan (None: not an event)
+# Each cache is bounded in entries and in bytes (budget.py): 4 MB of 500-key lines (each a skeleton of its own)
+# held 100 MB in skeletons.
+_masks: Cache[str, str] = Cache(CACHE, TOKEN_BYTES)  # a value -> its kind
+_msgs: Cache[str, str] = Cache(CACHE, TOKEN_BYTES)  # a message -> it masked
+_plans: Cache[str, _Plan | None] = Cache(CACHE, TOKEN_BYTES)  # an event's shape -> its plan (None: not an event)
 
 
 class Event:
@@ -63,9 +66,7 @@ def _mask_value(value: str) -> str:
     else:
         k = kind(value[1:]) or "<str>" if len(value) > 1 else "<str>"
         k = k if k in _KINDS else "<str>"
-    if len(_masks) > CACHE:
-        _masks.clear()
-    _masks[value] = k
+    _masks.put(value, k, line_cost(len(value), 0))
     return k
 
 
@@ -76,9 +77,7 @@ def _mask_message(msg: str) -> str:
         return got
     words = [w for w in msg[1:-1].split(" ") if w]
     got = '"' + " ".join(map(mask, words)) + '"' if any(map(str.isdigit, msg)) or "/" in msg else msg
-    if len(_msgs) > CACHE:
-        _msgs.clear()
-    _msgs[msg] = got
+    _msgs.put(msg, got, line_cost(len(msg) + (len(got) if got is not msg else 0), 0))
     return got
 
 
@@ -153,9 +152,7 @@ def event(line: str) -> Event | None:
         found = list(_PAIR.finditer(line))
         pairs: list[_Pair] = [m.groups("") for m in found]  # type: ignore[misc]  # (as ``findall`` gives them)
     else:
-        if len(_once) > CACHE:
-            _once.clear()
-        _once.add(skel)
+        _once.put(skel, None, line_cost(len(skel), 0))
         pairs = _PAIR.findall(line)
     # A NUL in a key could make two shapes one; such a line is planned on its own.
     shape = "\0".join(map("\0".join, map(_SHAPE, pairs))) if "\0" not in line else None
@@ -166,9 +163,7 @@ def event(line: str) -> Event | None:
             plan = _plans[shape]
         except KeyError:
             plan = _plan(pairs)
-            if len(_plans) > CACHE:
-                _plans.clear()
-            _plans[shape] = plan
+            _plans.put(shape, plan, line_cost(len(shape), len(pairs)))
     if plan is None:
         return None
     get = _masks.get
@@ -206,9 +201,8 @@ def event(line: str) -> Event | None:
         and b"0x" not in skel
         and not any(map(str.isdigit, "".join(map(itemgetter(1), pairs))))
     ):
-        if len(_recipes) > CACHE:
-            _recipes.clear()
-        _recipes[skel] = _Recipe(plan, found, masks, masked)
+        # (a recipe holds its line's matches, so the line: counted with its skeleton)
+        _recipes.put(skel, _Recipe(plan, found, masks, masked), line_cost(len(skel) + len(line), 2 * len(found)))
     return Event([level, msg, *toks], [level, masked, *masks], request)
 
 
@@ -278,8 +272,8 @@ class _Recipe:
         return Event([level, '"' + line[self.msg] + '"', *toks], [level, *self.masks], request)
 
 
-_recipes: dict[bytes, _Recipe] = {}  # a line's skeleton (seen twice) -> how to read it
-_once: set[bytes] = set()  # skeletons seen once
+_recipes: Cache[bytes, _Recipe] = Cache(CACHE, SKEL_BYTES)  # a line's skeleton (seen twice) -> how to read it
+_once: Cache[bytes, None] = Cache(CACHE, SKEL_BYTES)  # skeletons seen once
 
 
 def request(line: str) -> tuple[str, str] | None:

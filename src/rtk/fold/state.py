@@ -9,6 +9,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections import deque
 
+    from rtk.fold.budget import Cache
     from rtk.fold.group import Group
     from rtk.fold.held import Known
     from rtk.fold.late import Late
@@ -40,7 +41,7 @@ class FoldState(Protocol):
     _bodies: dict[tuple[str, ...], tuple[int, int, str]]
     _body_chars: int
     _sect: Section | None
-    _known: dict[int, Known] | None
+    _known: Cache[int, Known] | None
     _late: Late
     _later: dict[int, list[object]]
     _colon: Colon | None
