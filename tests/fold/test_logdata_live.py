@@ -43,6 +43,9 @@ POINTS = 0.05  # the live fold saves at most this much less than the whole-outpu
 # (a new capture) loses 5 of 51 live (the whole fold 12): the 4 ``usability/presence... no`` (as the whole fold) and
 # ``checking for timezone_t... no``, the head of a later window's group of a known key (its head is folded into the
 # count line, and the rare rules look at the lines after a group's head only).
+# Session "foldfacts3": lighttpd-debug loses 12 of 33 live (25 before; the whole fold none): the 4 path lines each
+# of the 3 odd requests (``Request-URI : /private/token.txt``...). A window's group of a source line has ~12 lines
+# (under the 20 lines of rare.PATHS), 4+ of its paths seen once: the odd ones are not told from the usual ones there.
 LIVE_FACT_LOSS: set[str] = {"sed-configure", "patch-configure", "lighttpd-debug"}
 # Savings more than POINTS under the whole fold's: none (fed as rtk run feeds cat: make-j2-gcc 70.8% against
 # 73.3%, cargo-build-vv 70.0% against 73.6%; each window prints a count line per template it saw, the whole fold one;
@@ -132,4 +135,7 @@ def test_later_windows_count_in_one_line() -> None:
     scheme = [o for o in out.splitlines() if o.startswith("… ") and "URI-scheme" in o]
     assert len(scheme) == 2  # the first window's count line, then the later windows' (166 lines in all)
     assert sum(int(o.split()[1].replace(",", "")) for o in scheme) == 165
-    assert 1 - tokens.estimate(out) / tokens.estimate(raw) >= 0.975
+    # 0.975 until session "foldfacts3": the fold then lost 25 of its 33 facts; now the whole fold keeps all, live 21
+    # (per source line templates, the rare templates and the odd requests' path lines shown): 95.8% saved live
+    # against 96.3% whole.
+    assert 1 - tokens.estimate(out) / tokens.estimate(raw) >= 0.95

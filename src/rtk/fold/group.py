@@ -96,7 +96,10 @@ class Group:
         # Raw values of the variable fields (their mask holds a kind); None once past VALUES.
         self.values: dict[int, dict[str, int] | None] = {i: {raw[i]: 1} for i, m in enumerate(ms) if "<" in m}
         self.valued = list(self.values)  # fields still listing their values
-        self.wide = {i for i, m in enumerate(ms) if m == "<*>"}  # fields of words: counted up to WORDS values
+        # Fields of words, and the path of a line whose only field (times aside) it is: counted up to WORDS values
+        # (Group.once: a rare one among 6+; rare.PATHS).
+        path = sum(1 for m in ms if "<" in m and "<time>" not in m) == 1
+        self.wide = {i for i, m in enumerate(ms) if m == "<*>" or (path and m == "<path>")}
         # The first word of a quoted field that holds words (an access log's ``"HEAD /a HTTP/1.1"``): counted
         # up to WORDS values, its lines in ``firsts`` under the field's number -1-i (Group.once).
         self.words: dict[int, dict[str, int] | None] = {

@@ -35,6 +35,14 @@ KIND_NAMES = frozenset((*_NAMES.values(), "<str>", "<…>"))
 _EDGE = "()[]{}<>,;\"'`"
 # Digits with punctuation only, no letters: nginx's ``14715#14715`` (pid#tid), ``*123`` (a connection).
 _PUNCT_NUM = recache.pattern(r"[^\w\s]*\d+(?:[^\w\s]+\d+)*[^\w\s]*")
+# A source location ``file.ext.NNN`` (lighttpd's ``response.c.203``, ``mod_x.c.153``): a file and a line number,
+# one place in the program's code, so one kind of line (the template is per source line, as drain3's nearly is).
+_SOURCE = recache.pattern(r"[A-Za-z_][\w-]*\.[A-Za-z]{1,4}\.\d{1,5}")
+
+
+def source(tok: str) -> bool:
+    """Whether a (masked) token is a source location ``file.ext.NNN``, bare or in brackets: ``(response.c.203)``."""
+    return "." in tok and _SOURCE.fullmatch(tok.strip("()[]{}<>,;:")) is not None
 
 
 def tokens(line: str) -> list[str]:
@@ -54,7 +62,10 @@ def kind(tok: str) -> str | None:
     if tok.isdigit():
         return "<n>"
     m = _ONE.fullmatch(tok)
-    return None if m is None else _NAMES[m.lastgroup or ""]
+    if m is None:
+        return None
+    k = _NAMES[m.lastgroup or ""]
+    return None if k == "<id>" and _SOURCE.fullmatch(tok) else k
 
 
 def mask(tok: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rtk.fold.mask import KIND_NAMES
+from rtk.fold.mask import KIND_NAMES, source
 
 WILD = "<*>"
 
@@ -63,6 +63,19 @@ def _last_key(tok: str, node: dict[object, object]) -> bool:
     if tok in node:
         return True
     return WILD not in node and len(node) < LAST_KEYS and tok.replace("_", "").replace("-", "").isalpha()
+
+
+def _source_key(toks: list[str], depth: int) -> tuple[str, str] | None:
+    """The key of a line's source location among its first ``depth`` tokens (``(response.c.203)``), if any.
+
+    A debug log names the place in its program's code that printed the line (file and line number): one
+    place prints one kind of line, so lines of two places are never one template (drain3 nearly keeps them
+    apart too; its similarity merges ``(a.c.517) Path : <path>`` and ``(a.c.538) Path : <path>``).
+    """
+    for tok in toks[:depth]:
+        if "<" not in tok and tok[-1:] in ")]:" and source(tok):
+            return ("@", tok)
+    return None
 
 
 def _variable(tok: str) -> bool:
@@ -132,6 +145,8 @@ class Miner:
             if nxt is None and len(node) >= self.max_children - 1:
                 nxt = self._child(node, WILD, full)
             node = nxt
+        if node is not None and (src := _source_key(toks, self.depth)) is not None:
+            node = self._child(node, src, full)
         if node is None:
             self.other.count += 1
             return self.other

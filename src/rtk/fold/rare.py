@@ -24,9 +24,14 @@ USUAL = 80
 # A group of at most this many lines (under group.ONCE_MIN) of a template that differs from a bigger one of its leaf
 # only in its last word (miner.answers: ``... no`` beside ``... yes``) has every line shown, as a rare template.
 ANSWER = 9
+# Session "foldfacts3": in a group of at least LARGE lines whose only field (times aside) is a path (group.wide),
+# not listed by the fold line (6 to group.WORDS values), the paths seen at most TWICE, together at most 1/PATHS of
+# the group, where every other path is seen at least group.ONCE_MIN times, are odd requests among the usual ones
+# (a debug log's ``Request-URI : /private/token.txt`` once among ``/`` x60, ``/img/logo.png`` x40...): shown.
+PATHS = 20
 
 
-def _rare(g: Group, vals: dict[str, int], listed: bool, merged: bool) -> list[str]:
+def _rare(g: Group, vals: dict[str, int], listed: bool, merged: bool, paths: bool = False) -> list[str]:
     """The rare values of a field with these counts (see :func:`once`); ``listed``: the fold line lists them.
 
     ``merged``: a field of words (``<*>``: constants the miner merged), whose values' counts in the fold
@@ -46,6 +51,14 @@ def _rare(g: Group, vals: dict[str, int], listed: bool, merged: bool) -> list[st
         others = [v for v, n in vals.items() if n != top]
         if len(others) == len(vals) - 1 and all(vals[v] <= FEW for v in others):
             return others  # one usual value and only a few of each other: every other is an exception
+    if paths and not listed and g.count >= LARGE:
+        odd = [v for v, n in vals.items() if n <= TWICE]
+        if (
+            odd
+            and all(n >= ONCE_MIN for v, n in vals.items() if n > TWICE)
+            and sum(vals[v] for v in odd) * PATHS <= g.count
+        ):
+            return odd
     rare = [v for v, n in vals.items() if n <= (SEEN if merged and top * 4 >= g.count * 3 else TWICE)]
     if len(rare) > ONCE_MAX:  # too many seen twice: those seen once, as when only they counted
         rare = [v for v in rare if vals[v] == 1]
@@ -87,7 +100,7 @@ def once(g: Group) -> list[tuple[int, str]]:
     for i, t in enumerate(g.template.toks):
         if not any(k in t for k in _NAMES) and t != "<n>":
             continue
-        vals = g.field(i, WORDS if t == "<*>" else VALUES, counted=True)
+        vals = g.field(i, WORDS if t == "<*>" or (t == "<path>" and i in g.wide) else VALUES, counted=True)
         if t == "<n>" and vals is not None and not _code(vals):
             continue
         fields.append((i, vals))
@@ -96,7 +109,8 @@ def once(g: Group) -> list[tuple[int, str]]:
             continue
         whole = g.field(-1 - i) if i < 0 else vals  # a first word: listed when its whole field is
         merged = i >= 0 and g.template.toks[i] == "<*>"
-        for v in _rare(g, vals, whole is not None and len(whole) <= VALUES, merged):
+        paths = i >= 0 and i in g.wide and g.template.toks[i] == "<path>" and _only(g.template.toks)
+        for v in _rare(g, vals, whole is not None and len(whole) <= VALUES, merged, paths):
             hits = [g.firsts.get((i, v)), *(g.firsts.get((i, v, k)) for k in range(2, min(vals[v], KEEP) + 1))]
             if hits[0] is None and g.sigs is not None:  # a constant token where lines differ: by kind of line
                 hits = [g.firsts.get(k) for s, n in g.sigs.items() if s[i] == v for k in sig_keys(s, n)]
@@ -108,6 +122,11 @@ def once(g: Group) -> list[tuple[int, str]]:
     if g.dirs is not None:
         found.update(ln for ln in g.dirs.rare(g.count) if ln[0] != g.first)
     return sorted(found.items())
+
+
+def _only(toks: list[str]) -> bool:
+    """Whether a template has one variable field besides its times: the line is about its value (rare.PATHS)."""
+    return sum(1 for t in toks if "<" in t and "<time>" not in t) == 1
 
 
 def _every(g: Group) -> list[tuple[int, str]]:
