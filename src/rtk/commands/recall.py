@@ -227,7 +227,7 @@ def _pieces(path: str) -> Iterator[tuple[int, bytes]]:
         yield from teefile.segments(path)
     except OSError as e:
         raise RtkError(f"recall: {path}: {e.strerror}") from None
-    except (zlib.error, EOFError) as e:
+    except (zlib.error, EOFError, teefile.Damaged) as e:
         raise RtkError(f"recall: {path}: damaged ({e})") from None
 
 

@@ -1,0 +1,148 @@
+"""Hostile review 12: recovery files (crafted .log.gz, full disk), OpenCode's rules, runners, the excerpt rule."""
+
+from __future__ import annotations
+
+import errno
+import os
+import zlib
+from pathlib import Path
+
+import pytest
+
+from rtk import tee, teefile
+from rtk.commands import recall
+
+
+def recall_out(capsys: pytest.CaptureFixture[bytes], *args: str) -> tuple[int, bytes, bytes]:
+    try:
+        code = recall.main(list(args))
+    except Exception as e:  # RtkError: the CLI prints it on one line
+        out = capsys.readouterr()
+        return -1, out.out, str(e).encode()
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def plant(name: str, data: bytes) -> Path:
+    d = Path(tee.directory())
+    d.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = d / name
+    path.write_bytes(data)
+    path.chmod(0o600)
+    return path
+
+
+def member(data: bytes) -> bytes:
+    z = zlib.compressobj(9, zlib.DEFLATED, 31)
+    return z.compress(data) + z.flush()
+
+
+# --- recovery files -------------------------------------------------------------------------------------------
+
+
+def test_a_compressed_file_without_its_last_member_is_damaged_not_printed_as_compressed_bytes(
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    gz = member(b"line one\nline two\n")  # a .log.gz cut short (no rtk trailer): was printed raw, gzip bytes
+    plant("1764000000_make_abcdef.log.gz", gz)
+    for args in (["abcdef"], ["abcdef", "--full"], ["abcdef", "--lines", "1-2"], ["abcdef", "--grep", "line"]):
+        code, out, err = recall_out(capsysbinary, *args)
+        assert code == -1 and b"damaged" in err, (args, code, err)
+        assert b"\x1f\x8b" not in out
+
+
+def test_a_crafted_compressed_file_inflates_no_more_than_the_output_it_says_it_holds(
+    capsysbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    # A bomb: 64 MiB of zeros in member 2 of a file whose trailer says the output is 10 bytes of 2 lines.
+    info = teefile.Info("ab" * 32, 10, 2, 6, tail=2)
+    bomb = member(b"head\n") + member(b"\0" * (64 << 20)) + teefile.trailer(info)
+    assert len(bomb) < 100_000
+    plant("1764000000_make_ababab.log.gz", bomb)
+    for args in (["ababab"], ["ababab", "--full"], ["ababab", "--lines", "2-"], ["ababab", "--grep", "x"]):
+        code, out, err = recall_out(capsysbinary, *args)
+        assert code == -1 and b"damaged" in err, (args, code, err)
+        assert len(out) < 1 << 20
+    # A member past the tail (or past the head when nothing was lost) is no part of an rtk file either.
+    extra = member(b"a\nb\n") + member(b"\0" * (8 << 20)) + teefile.trailer(teefile.Info("cd" * 32, 4, 2, 4))
+    plant("1764000001_make_cdcdcd.log.gz", extra)
+    code, out, err = recall_out(capsysbinary, "cdcdcd", "--full")
+    assert code == -1 and b"damaged" in err and len(out) <= 4
+
+
+def test_a_corrupt_compressed_file_is_one_line_damaged(capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    raw = b"".join(b"%06d %s\n" % (i, os.urandom(20).hex().encode()) for i in range(60_000))
+    path = Path(tee.write(["make"], raw) or "")
+    assert path.name.endswith(".log.gz")
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF  # one byte flipped in the middle of the deflate stream
+    path.write_bytes(bytes(data))
+    rid = tee.content_id(str(path)) or ""
+    code, _, err = recall_out(capsysbinary, rid, "--full")
+    assert code == -1 and b"damaged" in err and b"\n" not in err.strip()
+
+
+def test_a_full_disk_while_writing_a_plain_file_leaves_no_partial_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.write
+
+    def full(fd: int, data: bytes | memoryview) -> int:
+        if len(data) > 10:
+            real(fd, bytes(data[:10]))
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd, data)
+
+    monkeypatch.setattr(os, "write", full)
+    assert tee.write(["make"], b"x" * 5000 + b"\n") is None
+    monkeypatch.setattr(os, "write", real)
+    d = Path(tee.directory())
+    assert not d.exists() or list(d.iterdir()) == []  # was a 10-byte file named for the whole output's id
+
+
+def test_a_full_disk_while_spooling_changes_nothing_the_command_gets(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = os.write
+    calls = [0]
+
+    def full(fd: int, data: bytes | memoryview) -> int:
+        calls[0] += 1
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    sp = tee.spool()
+    monkeypatch.setattr(os, "write", full)
+    raw = b"".join(b"%07d of the output\n" % i for i in range(200_000))
+    for i in range(0, len(raw), 65536):
+        sp.add(raw[i : i + 65536])
+    path = tee.write(["make"], sp)
+    monkeypatch.setattr(os, "write", real)
+    assert calls[0] >= 1
+    assert path is None
+    d = Path(tee.directory())
+    assert [p.name for p in d.iterdir()] == []  # the temporary file removed too
+
+
+def test_a_recovery_file_of_another_user_is_not_ours(monkeypatch: pytest.MonkeyPatch) -> None:
+    path = plant("1764000000_make_abcdef.log", b"x\n")
+    assert tee.regular(str(path)) is not None
+    monkeypatch.setattr(os, "geteuid", lambda: os.stat(path).st_uid + 1)  # as if someone else made it
+    assert tee.regular(str(path)) is None
+
+
+def test_a_failing_close_of_the_spooled_file_is_no_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    sp = tee.spool()
+    raw = b"".join(b"%07d of the output\n" % i for i in range(200_000))
+    for i in range(0, len(raw), 65536):
+        sp.add(raw[i : i + 65536])
+    assert sp.on_disk
+    real, target = os.close, sp.fd
+    failed: list[int] = []
+
+    def close(fd: int) -> None:
+        real(fd)
+        if fd == target and not failed:
+            failed.append(fd)
+            raise OSError(errno.EDQUOT, "Disk quota exceeded")
+
+    monkeypatch.setattr(os, "close", close)
+    path = tee.write(["make"], sp) or ""  # OSError came out of tee.write, into the run
+    assert path.endswith(".log")  # the head and tail held in memory, as when no directory takes the spool
+    monkeypatch.setattr(os, "close", real)
+    assert not [p for p in Path(tee.directory()).iterdir() if p.name.endswith(".tmp")]
