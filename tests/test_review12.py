@@ -146,3 +146,17 @@ def test_a_failing_close_of_the_spooled_file_is_no_traceback(monkeypatch: pytest
     assert path.endswith(".log")  # the head and tail held in memory, as when no directory takes the spool
     monkeypatch.setattr(os, "close", real)
     assert not [p for p in Path(tee.directory()).iterdir() if p.name.endswith(".tmp")]
+
+
+def test_grep_reads_a_long_line_in_linear_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    line = b"x" * (8 << 20) + b" needle\n"  # 8 MiB in 1 KiB pieces: each piece copied the line so far (32 GB)
+    monkeypatch.setattr(recall, "_pieces", lambda path: ((1, line[i : i + 1024]) for i in range(0, len(line), 1024)))
+    t = time.process_time()
+    got = list(recall._numbered("unused"))
+    assert time.process_time() - t < 3
+    assert got == [(1, line)]
+    pieces = [b"a\nbb", b"b", b"\nc", b"cc\n", b"\n", b"d"]
+    monkeypatch.setattr(recall, "_pieces", lambda path: ((1, p) for p in pieces))
+    assert list(recall._numbered("unused")) == [(1, b"a\n"), (2, b"bbb\n"), (3, b"ccc\n"), (4, b"\n"), (5, b"d")]
