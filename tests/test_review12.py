@@ -160,3 +160,60 @@ def test_grep_reads_a_long_line_in_linear_time(monkeypatch: pytest.MonkeyPatch) 
     pieces = [b"a\nbb", b"b", b"\nc", b"cc\n", b"\n", b"d"]
     monkeypatch.setattr(recall, "_pieces", lambda path: ((1, p) for p in pieces))
     assert list(recall._numbered("unused")) == [(1, b"a\n"), (2, b"bbb\n"), (3, b"ccc\n"), (4, b"\n"), (5, b"d")]
+
+
+# --- OpenCode's own rules -------------------------------------------------------------------------------------
+
+
+def _widens(tmp_path: Path, line: str, new: str) -> str:
+    from rtk.rewrite import opencodeperms
+
+    try:
+        return opencodeperms.widens([(line, new)], opencodeperms.rule_sets(str(tmp_path)))
+    except opencodeperms.Broken as e:
+        return f"broken: {e}"
+
+
+ASK_PUSH = {"bash": {"*": "allow", "git push*": "ask"}}
+
+
+def test_opencode_mode_rules_count_beside_agent_rules(tmp_path: Path) -> None:
+    import json
+
+    doc = {"agent": {"plan": {"model": "x"}}, "mode": {"build": {"permission": ASK_PUSH}}}
+    (tmp_path / "opencode.json").write_text(json.dumps(doc))
+    assert "ask" in _widens(tmp_path, "git push", "rtk git push")  # "mode" was not read when "agent" was there
+
+
+def test_opencode_config_dir_and_managed_config_are_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from rtk.rewrite import opencodeperms
+
+    proj, conf, managed = tmp_path / "proj", tmp_path / "conf", tmp_path / "managed"
+    for d in (proj, conf, managed):
+        d.mkdir()
+    (conf / "opencode.json").write_text(json.dumps({"permission": ASK_PUSH}))
+    monkeypatch.setenv("OPENCODE_CONFIG_DIR", str(conf))
+    assert "ask" in _widens(proj, "git push", "rtk git push")
+    monkeypatch.delenv("OPENCODE_CONFIG_DIR")
+    assert _widens(proj, "git push", "rtk git push") == ""
+    (managed / "opencode.jsonc").write_text('{"permission": {"bash": {"git push*": "ask",},},} // the admin\'s')
+    monkeypatch.setattr(opencodeperms, "MANAGED", (str(managed),))
+    assert "ask" in _widens(proj, "git push", "rtk git push")
+
+
+def test_opencode_markdown_agent_with_a_permission_cannot_be_judged(tmp_path: Path) -> None:
+    agents = tmp_path / ".opencode" / "agents"
+    agents.mkdir(parents=True)
+    (agents / "review.md").write_text("---\ndescription: reviews\nmodel: x\n---\nYou review code. permission: none\n")
+    assert _widens(tmp_path, "git push", "rtk git push") == ""  # no permission in its front matter
+    (agents / "deploy.md").write_text('---\ndescription: d\npermission:\n  bash:\n    "git push*": ask\n---\nDeploy.\n')
+    assert _widens(tmp_path, "git push", "rtk git push").startswith("broken: ")
+
+
+def test_opencode_jsonc_comments_inside_strings_stay_text(tmp_path: Path) -> None:
+    (tmp_path / "opencode.jsonc").write_text('{"permission": {"bash": {"echo //x*": "allow", "git push*": "ask",}}}')
+    assert "ask" in _widens(tmp_path, "git push", "rtk git push")
+    (tmp_path / "opencode.jsonc").write_text('{"permission": {"bash": {"/* x */git push*": "ask"}}} /* c */')
+    assert _widens(tmp_path, "git push", "rtk git push") == ""  # a literal pattern: matches no git push
