@@ -217,3 +217,35 @@ def test_opencode_jsonc_comments_inside_strings_stay_text(tmp_path: Path) -> Non
     assert "ask" in _widens(tmp_path, "git push", "rtk git push")
     (tmp_path / "opencode.jsonc").write_text('{"permission": {"bash": {"/* x */git push*": "ask"}}} /* c */')
     assert _widens(tmp_path, "git push", "rtk git push") == ""  # a literal pattern: matches no git push
+
+
+# --- runners: deny rules see the program -------------------------------------------------------------------------
+
+
+def _decide(line: str) -> str:
+    from rtk.rewrite import engine
+    from rtk.rewrite.permissions import Permissions
+
+    allow = ["yarn:*", "pnpm:*", "ssh:*", "git:*"]
+    return engine.decide(line, permissions=Permissions(allow=allow, deny=["curl:*", "rm:*"], ask=())).verdict
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "yarn workspace web exec curl x", "yarn workspace web run curl x", "yarn run curl x", "yarn run -B rm x",
+        "yarn workspaces foreach -A exec curl x", "yarn workspaces foreach --include web -pt exec rm -rf x",
+        "ssh -o X=1 host -- curl x", "ssh host -- 'rm -rf /'",
+    ],
+)  # fmt: skip
+def test_a_denied_program_run_through_a_workspace_or_yarn_run_is_denied(line: str) -> None:
+    assert _decide(line) == "deny"
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["yarn workspace web test", "yarn workspaces foreach -A run build", "yarn run build", "yarn run", "yarn workspace",
+     "yarn workspaces foreach", "pnpm install", "yarn test", "pnpm --filter web test", "ssh host -- git status"],
+)  # fmt: skip
+def test_a_runner_own_commands_are_not_refused(line: str) -> None:
+    assert _decide(line) in ("allow", "none")
