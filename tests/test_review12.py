@@ -249,3 +249,26 @@ def test_a_denied_program_run_through_a_workspace_or_yarn_run_is_denied(line: st
 )  # fmt: skip
 def test_a_runner_own_commands_are_not_refused(line: str) -> None:
     assert _decide(line) in ("allow", "none")
+
+
+# --- facts: a numbered report line is not a source excerpt -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["  12 | FAILED test_x", "  3 | error: build failed", " 7 | ERROR tests/test_a.py::test_b - AssertionError",
+     "  2 | not ok 3 - adds", "10 | FAIL src/app.test.ts > adds", "4 | fatal: not a git repository"],
+)  # fmt: skip
+def test_a_numbered_failure_line_holds_its_fact(line: str) -> None:
+    from rtk import facts
+
+    assert facts.line_facts(line), line  # was read as a source excerpt: the guard never saw it
+
+
+@pytest.mark.parametrize(
+    "line", ["4 | except ImportError:", "18 |     sys.exit(1)", "5 | ERROR_CODE = 3", " 9 |     raise Error('failed')"]
+)
+def test_code_in_a_gutter_still_holds_no_fact(line: str) -> None:
+    from rtk import facts
+
+    assert facts.line_facts(line) == [], line
