@@ -272,3 +272,34 @@ def test_code_in_a_gutter_still_holds_no_fact(line: str) -> None:
     from rtk import facts
 
     assert facts.line_facts(line) == [], line
+
+
+# --- rtk log, rtk smart: any input ------------------------------------------------------------------------------
+
+
+def test_log_of_binary_input_folds_without_an_internal_error(tmp_path: Path) -> None:
+    import random
+    import subprocess
+    import sys as _sys
+
+    sys_path = Path(__file__).parent
+    _sys.path.insert(0, str(sys_path))
+    from helpers import rtk_argv
+
+    data = random.Random(12).randbytes(300_000)  # a binary file: long "lines", a lone '-' among many tokens
+    f = tmp_path / "blob.dat"
+    f.write_bytes(data)
+    for args, stdin in ((["log", str(f)], None), (["log"], data)):
+        r = subprocess.run(rtk_argv(*args), input=stdin, capture_output=True, timeout=120)
+        assert r.returncode == 0 and b"internal error" not in r.stderr, r.stderr[-300:]
+        assert r.stdout
+
+
+def test_a_lone_dash_past_the_catch_all_template_is_no_index_error() -> None:
+    from rtk.fold import miner
+
+    m = miner.Miner()
+    other = m.other  # the template of every line past max_templates/max_children: one token
+    assert miner.group_key(other, ["x", "y", "<n>"]) == (other.id, (2, "<n>"))
+    # a lone '-' where a line of the same template had a number: toks[2] read past the template's one token
+    assert miner.group_key(other, ["x", "y", "-"]) == (other.id,)
