@@ -310,6 +310,9 @@ def line_facts(line: str, tags: frozenset[str] = frozenset()) -> list[Fact]:
     return out
 
 
+_REPORT_WORDS = frozenset(("failed", "fail", "failure", "error", "errors", "fatal", "panic", "panicked", "not"))
+
+
 def _excerpt(line: str) -> bool:
     """A line of a source excerpt under a diagnostic: ``  18 |     sys.exit(1)`` (a numbered gutter), or a line of
     its suggested change, indented (``   -         except IOError:``). The code it shows is not a report; the
@@ -318,7 +321,13 @@ def _excerpt(line: str) -> bool:
     if s[:1].isdigit():
         num = s.lstrip("0123456789").lstrip(" ")
         # Not a table row (``  17 | failed | timeout``: psql): a gutter is followed by code, no other column.
-        return num.startswith("|") and " | " not in num.lstrip(" |")
+        if not num.startswith("|") or " | " in num.lstrip(" |"):
+            return False
+        # Nor a numbered report (``  12 | FAILED test_x``, ``3 | error: ...``): code is indented, or its first
+        # word is no report's status (``4 | except ImportError:`` is code).
+        code = num[2:] if num[1:2] == " " else num[1:]
+        first = code.split(None, 1)[0].rstrip(":").lower() if code.strip() else ""
+        return code[:1].isspace() or first not in _REPORT_WORDS or not is_marker(code)
     return line[:2] == "  " and s[:1] in "-+" and s[1:3] == "  "
 
 

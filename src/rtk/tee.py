@@ -113,8 +113,11 @@ def write(argv: list[str], raw: bytes | Spool) -> str | None:
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
-        finally:
+        except OSError:  # a full disk: no file named for bytes it does not hold
             os.close(fd)
+            os.unlink(path)
+            return None
+        os.close(fd)
         ours.append(os.path.basename(path))
         _rotate(d, ours, int(config.get("tee.keep_files")), int(config.get("tee.keep_hours")) * 3600,
                 int(config.get("tee.max_total_mb")) << 20)  # fmt: skip
@@ -171,15 +174,13 @@ STALE_S = 86400  # a temporary file this old is left by a run that was killed: r
 
 def _remove_stale(d: str) -> None:
     """Remove the temporary files (``.rtk-<pid>-<hex>.tmp``, owner-only regular files) of killed runs."""
-    import stat
-
     old = time.time() - STALE_S
     try:
         with os.scandir(d) as it:
             for e in it:
                 if e.name.startswith(".rtk-") and e.name.endswith(".tmp"):
-                    st = e.stat(follow_symlinks=False)
-                    if stat.S_ISREG(st.st_mode) and not st.st_mode & 0o077 and st.st_mtime < old:
+                    st = regular(e.path)  # (another user's, in a shared directory, is left alone)
+                    if st is not None and st.st_mtime < old:
                         os.unlink(e.path)
     except OSError:
         pass
@@ -218,15 +219,18 @@ def stem(name: str) -> str:
 
 
 def regular(path: str) -> os.stat_result | None:
-    """``lstat`` of a file rtk could have written (a regular, owner-only file); None for a symlink, a FIFO, a
-    file others may read or write (someone else's), or one that is gone."""
+    """``lstat`` of a file rtk could have written (a regular, owner-only file of this user); None for a symlink,
+    a FIFO, a file others may read or write or another user owns (someone else's), or one that is gone."""
     import stat
 
     try:
         st = os.lstat(path)
     except OSError:
         return None
-    return st if stat.S_ISREG(st.st_mode) and not st.st_mode & 0o077 else None
+    if not stat.S_ISREG(st.st_mode) or st.st_mode & 0o077:
+        return None
+    uid = getattr(os, "geteuid", None)  # a shared tee.directory: another user's owner-only file is not ours
+    return st if uid is None or st.st_uid == uid() else None
 
 
 def _identical(d: str, ours: list[str], name: str, data: bytes | str) -> str | None:

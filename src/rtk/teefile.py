@@ -89,11 +89,17 @@ def info(path: str) -> Info | None:
         return None
 
 
-def _inflate(path: str) -> Iterator[tuple[int, bytes]]:
-    """(member number from 0, decompressed bytes) of a gzip file, in pieces of at most 256 KiB."""
+class Damaged(ValueError):
+    """A ``.log.gz`` in the recovery directory that no rtk run wrote as it is (cut short, or crafted)."""
+
+
+def _inflate(path: str, limit: int) -> Iterator[tuple[int, bytes]]:
+    """(member number from 0, decompressed bytes) of a gzip file, in pieces of at most 256 KiB; :class:`Damaged`
+    past ``limit`` bytes in all (a crafted file inflates no further than the output it says it holds)."""
     d = zlib.decompressobj(31)
     member = 0
     buf = b""
+    total = 0
     with open(path, "rb") as f:
         while True:
             if not buf:
@@ -103,6 +109,9 @@ def _inflate(path: str) -> Iterator[tuple[int, bytes]]:
             out = d.decompress(buf, 1 << 18)
             buf = d.unconsumed_tail
             if out:
+                total += len(out)
+                if total > limit:
+                    raise Damaged(f"inflates past the {limit:,} bytes its last member names")
                 yield member, out
             if d.eof:
                 buf = d.unused_data
@@ -112,15 +121,18 @@ def _inflate(path: str) -> Iterator[tuple[int, bytes]]:
 
 def segments(path: str) -> Iterator[tuple[int, bytes]]:
     """(number of the first line, bytes) pieces of the kept output, in order: a piece starts where the one
-    before ended, except after a lost range (where the number jumps past it). A plain file is one segment."""
+    before ended, except after a lost range (where the number jumps past it). A plain file is one segment.
+    A ``.log.gz`` without rtk's last member, or with more than it names, is :class:`Damaged`."""
     meta = info(path)
     if meta is None:
+        if path.endswith(GZ):
+            raise Damaged("no rtk trailer (cut short, or not written by rtk)")
         with open(path, "rb") as f:
             while b := f.read(CHUNK):
                 yield 1, b
         return
     left = meta.head
-    for member, data in _inflate(path):
+    for member, data in _inflate(path, meta.size):
         if member == 0:
             if left <= 0:
                 continue
@@ -129,6 +141,8 @@ def segments(path: str) -> Iterator[tuple[int, bytes]]:
             yield 1, data
         elif member == 1 and meta.tail:
             yield meta.tail, data
+        else:  # only the last member (empty) follows the head, or the tail
+            raise Damaged("a member past the output it holds")
 
 
 class Spool:
@@ -273,8 +287,12 @@ class Spool:
         self._write(trailer(Info(sha, self.total, total_lines, head, tail_first, lost, lost_bytes)))
         if self.fd < 0:
             return None
-        os.close(self.fd)
-        self.fd = -1
+        fd, self.fd = self.fd, -1
+        try:
+            os.close(fd)  # (a network file system may say here that the disk is full)
+        except OSError:
+            self.close()
+            return None
         return self.tmp, sha
 
     def _ends_with_newline(self) -> bool:

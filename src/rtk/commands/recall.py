@@ -227,7 +227,7 @@ def _pieces(path: str) -> Iterator[tuple[int, bytes]]:
         yield from teefile.segments(path)
     except OSError as e:
         raise RtkError(f"recall: {path}: {e.strerror}") from None
-    except (zlib.error, EOFError) as e:
+    except (zlib.error, EOFError, teefile.Damaged) as e:
         raise RtkError(f"recall: {path}: damaged ({e})") from None
 
 
@@ -235,19 +235,25 @@ def _numbered(path: str) -> Iterator[tuple[int, bytes]]:
     """(line number, line with its newline) of the kept output, in bounded memory (a line at a time)."""
     seg = 0
     n = 0
-    carry = b""
+    carry = bytearray()  # the start of a line longer than a piece: grown in place (a 20 MB line read in linear time)
     for first, data in _pieces(path):
         if first != seg:  # a new segment (after lost lines): starts on a line of its own
             if carry:
-                yield n + 1, carry
-            seg, n, carry = first, first - 1, b""
-        parts = (carry + data).split(b"\n")
-        carry = parts.pop()
+                yield n + 1, bytes(carry)
+            seg, n, carry = first, first - 1, bytearray()
+        parts = data.split(b"\n")
+        if len(parts) == 1:
+            carry += data
+            continue
+        if carry:
+            carry += parts[0]
+            parts[0] = bytes(carry)
+        carry = bytearray(parts.pop())
         for line in parts:
             n += 1
             yield n, line + b"\n"
     if carry:
-        yield n + 1, carry
+        yield n + 1, bytes(carry)
 
 
 def _lost(path: str) -> tuple[int, int, int] | None:

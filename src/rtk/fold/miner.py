@@ -43,7 +43,7 @@ def group_key(t: Template, masks: list[str]) -> tuple[object, ...]:
             key.append((i, m))
             if m == "<n>":
                 t.nums.add(i)
-        elif m == "-" and i in t.nums and t.toks[i] == WILD:
+        elif m == "-" and i in t.nums and i < len(t.toks) and t.toks[i] == WILD:  # (a long line: toks cut)
             key.append((i, "<n>"))
     return tuple(key)
 

@@ -4,7 +4,8 @@ OpenCode (``opencode.ai/docs/permissions``) reads ``permission`` from its config
 (``"ask"``: every tool), or an object whose ``"*"`` (every tool) and ``"bash"`` entries are an action
 or, for ``bash``, an object of wildcard patterns (``*`` any characters, ``?`` one, the rest
 literal) to actions, the last matching pattern winning. Agents can carry their own
-``permission`` (``agent.NAME.permission``). OpenCode checks its patterns on the command the
+``permission`` (``agent.NAME.permission``, ``mode.NAME.permission``; a markdown agent's YAML front matter
+is not read: one setting ``permission`` keeps every line unchanged). OpenCode checks its patterns on the command the
 plugin hands back, so ``git push`` under ``"git push*": "ask"`` rewritten to ``rtk git push``
 would escape the pattern. ``rtk rewrite --host opencode`` (the plugin's call) keeps a line
 unchanged when, for any rule set found (each file, each agent, ``OPENCODE_PERMISSION``), the
@@ -30,12 +31,20 @@ class Broken(Exception):
     """A config file rtk cannot judge: no rewrite."""
 
 
+# Managed config (admin-controlled, read last by OpenCode): Linux, macOS.
+MANAGED = ("/etc/opencode", "/Library/Application Support/opencode")
+
+
 def config_files(cwd: str) -> list[str]:
-    """OpenCode's config files that exist: the user's, ``OPENCODE_CONFIG``, and every project one up from ``cwd``."""
+    """OpenCode's config files that exist: the user's, ``OPENCODE_CONFIG``, ``OPENCODE_CONFIG_DIR``'s, every project
+    one up from ``cwd``, and the managed ones (:data:`MANAGED`)."""
     base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
     found = [os.path.join(base, "opencode", n) for n in _NAMES]
     if os.environ.get("OPENCODE_CONFIG"):
         found.append(os.environ["OPENCODE_CONFIG"])
+    for d in [os.environ.get("OPENCODE_CONFIG_DIR") or "", *MANAGED]:
+        if d:
+            found += [os.path.join(d, n) for n in _NAMES[:2]]
     d = os.path.abspath(cwd)
     while True:
         found += [os.path.join(d, n) for n in _NAMES[:2]]
@@ -45,6 +54,47 @@ def config_files(cwd: str) -> list[str]:
             break
         d = parent
     return [p for p in found if os.path.isfile(p)]
+
+
+def agent_files(cwd: str) -> list[str]:
+    """Markdown agents (``agent/`` or ``agents/`` beside a config file): their front matter may hold a
+    ``permission`` rtk does not read (YAML)."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    dirs = [os.path.join(base, "opencode"), os.environ.get("OPENCODE_CONFIG_DIR") or "", *MANAGED]
+    d = os.path.abspath(cwd)
+    while True:
+        dirs.append(os.path.join(d, ".opencode"))
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    out: list[str] = []
+    for top in filter(None, dirs):
+        for sub in ("agent", "agents"):
+            try:
+                with os.scandir(os.path.join(top, sub)) as it:
+                    out += [e.path for e in it if e.name.endswith(".md") and e.is_file()]
+            except OSError:
+                continue
+    return out
+
+
+def _sets_permission(path: str) -> bool:
+    """Whether a markdown agent's front matter (between its first two ``---`` lines) has a ``permission`` key."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1 << 16).decode("utf-8", "replace")
+    except OSError:
+        return True  # unreadable: cannot be judged
+    lines = head.lstrip("\ufeff").splitlines()
+    if not lines or lines[0].strip() != "---":
+        return False
+    for line in lines[1:]:
+        if line.strip() == "---":
+            return False
+        if line.startswith(("permission:", '"permission":', "'permission':")):
+            return True
+    return True  # no end to the front matter in 64 KiB: cannot be judged
 
 
 def rule_sets(cwd: str) -> list[Rules]:
@@ -64,15 +114,19 @@ def rule_sets(cwd: str) -> list[Rules]:
             except ValueError:
                 raise Broken(f"${var} is not JSON") from None
             docs.append({"permission": doc} if var == "OPENCODE_PERMISSION" else doc)
+    for path in agent_files(cwd):
+        if _sets_permission(path):
+            raise Broken(f"{path}: a markdown agent's permission (YAML, not read)")
     out: list[Rules] = []
     for doc in docs:
         if not isinstance(doc, dict):
             raise Broken("a config file is not a JSON object")
         perms = [doc.get("permission")]
-        agents = doc.get("agent") or doc.get("mode") or {}
-        if not isinstance(agents, dict):
-            raise Broken("agent is not an object")
-        perms += [a.get("permission") for a in agents.values() if isinstance(a, dict)]
+        for key in ("agent", "mode"):  # ("mode": the older name, still read beside "agent")
+            agents = doc.get(key) or {}
+            if not isinstance(agents, dict):
+                raise Broken(f"{key} is not an object")
+            perms += [a.get("permission") for a in agents.values() if isinstance(a, dict)]
         out += [_rules(p) for p in perms if p is not None]
     return out
 

@@ -46,6 +46,7 @@ _RUNNERS: dict[str, tuple[tuple[str, ...], frozenset[str]]] = {
     "micromamba": (("run",), _CONDA_VALUE),
     "pixi": (("run", "exec"), frozenset(("-e", "--environment", "--manifest-path"))),
 }
+_FOREACH_VALUE = frozenset(("--include", "--exclude", "--from", "-j", "--jobs"))  # (--since[=REF] optional)
 # pnpm's and yarn's own commands (``pnpm rm lodash`` removes a package; it runs no rm).
 _OWN = frozenset(
     (
@@ -108,7 +109,8 @@ def inner(values: list[str], parse: Parse | None = None) -> list[list[str]]:
         return _line(" ".join(cmd[0]), parse) if cmd else []
     if tool == "ssh":
         cmd = _after_options(rest, _SSH_VALUE)  # the host, then the remote line
-        return _line(" ".join(cmd[0][1:]), parse) if cmd and len(cmd[0]) > 1 else []
+        words = cmd[0][2:] if cmd and cmd[0][1:2] == ["--"] else cmd[0][1:] if cmd else []  # ssh HOST -- LINE
+        return _line(" ".join(words), parse) if words else []
     return []
 
 
@@ -134,6 +136,13 @@ def _runner(tool: str, rest: list[str]) -> list[list[str]]:
     if "" not in subs:
         if i >= n:
             return []
+        if tool == "yarn" and i + 2 < n and rest[i] == "workspace":  # yarn workspace NAME exec X
+            return _runner(tool, rest[i + 2 :])
+        if tool == "yarn" and i + 1 < n and rest[i : i + 2] == ["workspaces", "foreach"]:
+            cmd = _after_options(rest[i + 2 :], _FOREACH_VALUE)
+            return _runner(tool, cmd[0]) if cmd else []
+        if tool == "yarn" and rest[i] == "run":  # yarn run X: a script, else a binary named X
+            return _after_options(rest[i + 1 :], frozenset())
         if rest[i] in subs or (i + 1 < n and f"{rest[i]} {rest[i + 1]}" in subs):
             i += 1 if rest[i] in subs else 2
         elif "*" in subs and rest[i] not in _OWN and rest[i] != "--":
