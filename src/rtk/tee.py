@@ -94,11 +94,7 @@ def write(argv: list[str], raw: bytes | Spool) -> str | None:
         ours = names(d)
         same = _identical(d, ours, name, data)
         if same is not None:
-            try:
-                os.utime(same)  # the most recent again, for rotation
-            except OSError:
-                pass
-            return same
+            return _touched(same)
         base = f"{int(time.time())}_{name}"
         path = os.path.join(d, base + ".log")
         for n in range(2, 100):
@@ -126,6 +122,15 @@ def write(argv: list[str], raw: bytes | Spool) -> str | None:
         return None
 
 
+def _touched(path: str) -> str:
+    """``path`` (a file holding the same output) made the most recent again, for rotation."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+    return path
+
+
 def _write_sealed(argv: list[str], sp: Spool) -> str | None:
     """The compressed file of ``sp`` renamed into place (or the file that already holds the same output)."""
     from rtk import teefile
@@ -140,11 +145,7 @@ def _write_sealed(argv: list[str], sp: Spool) -> str | None:
         ours = names(d)
         same = _identical(d, ours, name, sha)
         if same is not None:
-            try:
-                os.utime(same)  # the most recent again, for rotation
-            except OSError:
-                pass
-            return same
+            return _touched(same)
         base = os.path.join(d, f"{int(time.time())}_{name}")
         for n in range(1, 100):
             path = f"{base}{teefile.GZ}" if n == 1 else f"{base}_{n}{teefile.GZ}"
