@@ -86,3 +86,35 @@ def test_one_huge_line_numbered_in_bounded_memory(one_line: tuple[Path, str]) ->
     got, size, peak_kb, code = _run(path, "read", "-n", str(path))
     assert (code, size, got) == (0, SIZE + 7, want.hexdigest())  # cat -n: one number, then the line as it is
     assert peak_kb < PEAK_MAX_KB, f"peak RSS {peak_kb} kB"
+
+
+@pytest.fixture(scope="module")
+def log_then_line(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
+    """500 log lines (a fold is tried), one 200 MiB line, 500 log lines, written in chunks.
+
+    With the sha256 of the whole file and of its last 600 lines (99 log lines, the huge one, 500).
+    """
+    lines = [b"2024-01-01 10:00:%02d INFO request served id=%d\n" % (i % 60, i) for i in range(500)]
+    piece = b"x" * (1 << 20)
+    path = tmp_path_factory.mktemp("long") / "mixed.log"
+    whole, last = hashlib.sha256(), hashlib.sha256()
+    with open(path, "wb") as f:
+        for k, b in enumerate((*lines, *[piece] * (SIZE >> 20), b"\n", *lines)):
+            f.write(b)
+            whole.update(b)
+            if k >= 401:
+                last.update(b)
+    return path, whole.hexdigest(), last.hexdigest()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="ru_maxrss in kB")
+@pytest.mark.parametrize("form", [["read", "FILE"], ["read", "--tail-lines", "600", "FILE"], ["read", "-"]])
+def test_a_log_with_one_huge_line_gives_up_the_fold_in_bounded_memory(
+    log_then_line: tuple[Path, str, str], form: list[str]
+) -> None:
+    path, whole, last = log_then_line
+    got, size, peak_kb, code = _run(path, *[str(path) if a == "FILE" else a for a in form])
+    assert code == 0
+    assert got == (last if "--tail-lines" in form else whole)  # the fold gave way: every byte as it is
+    assert size > SIZE
+    assert peak_kb < PEAK_MAX_KB, f"peak RSS {peak_kb} kB"
