@@ -21,7 +21,7 @@ from rtk.fold.markers import (
     is_marker_unhinted,
     level_in_digits,
 )
-from rtk.fold.mask import mask, spans, tokens
+from rtk.fold.mask import mask, source_places, source_shape, spans, tokens
 from rtk.fold.miner import Miner, Template, group_key
 from rtk.fold.repeat import close_block
 from rtk.fold.requests import Requests
@@ -42,7 +42,6 @@ _ROUTE = (  # every character str.isspace() (and the regex \s) takes for a blank
     "\u200a\u2028\u2029\u202f\u205f\u3000.CgsWEF<"
 )
 _STARTS = recache.pattern(r"\s*$|\s+at |\s*\.\.\. |Caused by: |goroutine \d|stack backtrace:|[WEF<]")
-_DIGIT = recache.pattern(r"\d")
 _ZEROS = bytes.maketrans(b"123456789", b"000000000")
 LONG = 40  # a line of more tokens than this is templated by its first LONG_KEEP tokens
 LONG_KEEP = 3
@@ -80,16 +79,14 @@ class Folder:
         # its tokens are its blank-separated words: masks depend on digits only as digits, so a line
         # shaped like one seen before has the same template without being tokenised and masked.
         self._fast: Cache[bytes, Entry] = Cache(FAST, FAST_BYTES)
-        self._keys: Cache[tuple[object, ...], int] = Cache(
-            CACHE, SEEN_BYTES
-        )  # group key (template, field kinds) -> no.
+        # A shape of lines naming a source location (``(response.c.203)``) -> where: in ``_fast`` by shape and text.
+        self._src: Cache[bytes, tuple[slice, ...]] = Cache(FAST, FAST_BYTES)
+        self._keys: Cache[tuple[object, ...], int] = Cache(CACHE, SEEN_BYTES)  # group key (template, kinds) -> no.
         self._nkeys = 0
         self._blk: list[list[object]] = []  # the pending entries of the block (traceback...) going on
         self._bodies: dict[tuple[str, ...], tuple[int, int, str]] = {}  # a block's inside -> its lines, first line
         self._body_chars = 0
-        self._dups: Cache[str, tuple[Template | None, int]] = Cache(
-            DUPS, TOKEN_BYTES
-        )  # marker lines seen: template, key
+        self._dups: Cache[str, tuple[Template | None, int]] = Cache(DUPS, TOKEN_BYTES)  # marker lines: template, key
         self._marked = False  # the line before was shown as a marker or part of a block
         self._sect: Section | None = None  # the block under the header line just taken (section.py)
         self.dropped: list[str] | None = None  # when a list, the lines folded away are added to it (fact guard)
@@ -170,6 +167,8 @@ class Folder:
                 take(no, line)
                 continue
             entry = fast(shape)
+            if entry is None and (cuts := self._src.get(shape)) is not None:  # a source line: keyed by its location too
+                entry = fast(source_shape(shape, line, cuts))
             if entry is None or blocks.kind:
                 # A line of a new shape (or in a block): the whole way. A line shaped like one seen here
                 # before has its characters but digits: no hint, no start of a block either.
@@ -302,6 +301,7 @@ class Folder:
         cost = line_cost(sum(map(len, sig)), len(sig))
         if self._seen.full(cost):
             self._fast.clear()  # its entries name what this cache held
+            self._src.clear()
         self._seen.put(sig, (t, key), cost)
         return t, key, sig
 
@@ -350,10 +350,14 @@ class Folder:
         t, key, sig = self._template(masks)
         if (sect := header(line, t.count)) is not None:  # never by shape: its next lines are looked at
             self._sect, shape = sect, None
-        # a digit in a constant, or a level in digits (pino's "level":30 and "level":50): not by shape
-        if shape is not None and not long and not _DIGIT.search("".join(sig)) and not level_in_digits(line):
-            simple = '"' not in line and "'" not in line
+        # not by shape: a digit in a constant but a source location (its text keys it), a level in digits ("level":30)
+        if shape is not None and not long and (at := source_places(sig, raw)) is not None and not level_in_digits(line):
             where = spans(line)
+            if at:
+                cuts = tuple(map(where.__getitem__, at))
+                self._src.put(shape, cuts, line_cost(0, len(cuts)))
+                shape = source_shape(shape, line, cuts)
+            simple = '"' not in line and "'" not in line
             self._fast.put(shape, (t, key, sig, simple, access_hint(line), where), line_cost(len(shape), len(where)))
         self._grouped(no, line, raw, t, key, sig)
 

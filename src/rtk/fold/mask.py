@@ -45,6 +45,28 @@ def source(tok: str) -> bool:
     return "." in tok and _SOURCE.fullmatch(tok.strip("()[]{}<>,;:")) is not None
 
 
+_DIGIT = recache.pattern(r"\d")
+
+
+def source_places(masks: tuple[str, ...], raw: list[str]) -> list[int] | None:
+    """The places of a line's masked tokens that hold a digit, when each is a source location kept whole; else None.
+
+    The fold's fast path (``Folder._fast``) knows a line by its shape (digits made 0): a constant with digits
+    (``part1``, ``part2``) is not known so, except a source location, whose text is then part of the key.
+    """
+    if _DIGIT.search("".join(masks)) is None:
+        return []
+    at = [i for i, m in enumerate(masks) if _DIGIT.search(m) is not None]
+    return at if all(masks[i] == raw[i] and source(masks[i]) for i in at) else None
+
+
+def source_shape(shape: bytes, line: str, cuts: tuple[slice, ...]) -> bytes:
+    """The fast path's key of a line naming source locations (``cuts``): its shape, then their text (no newline)."""
+    if len(cuts) == 1:
+        return shape + b"\n" + line[cuts[0]].encode("utf-8", "surrogatepass")
+    return b"\n".join([shape, *(line[c].encode("utf-8", "surrogatepass") for c in cuts)])
+
+
 def tokens(line: str) -> list[str]:
     """The tokens of ``line``: blank-separated, a quoted string counting as one."""
     return _TOKEN.findall(line)
