@@ -81,15 +81,16 @@ def test_du_sizes_read_in_every_unit() -> None:
 def test_rows_grouped_by_cells_with_exact_counts() -> None:
     head = "COMMAND PID USER FD TYPE NAME"
     rows = [f"python3 1 root {i}w REG /tmp/f{i:03d}.log" for i in range(200)]
-    rows += ["python3 1 root 3u IPv4 127.0.0.1:80", "python3 1 root 4r FIFO pipe"]
+    rows += [f"python3 1 root {i}u IPv4 127.0.0.1:{i}" for i in range(30)] + ["python3 1 root 4r FIFO pipe"]
     out = listing.by_key([head, *rows], [1, 5], 200)
     assert out is not None
     text = "\n".join(out)
     assert out[0] == head
     assert "python3 REG  (200 lines)" in text  # the large group counted
-    assert "python3 1 root 3u IPv4 127.0.0.1:80" in text and "FIFO pipe" in text  # small ones whole
-    # one group only: a count says less than the filter's cut, so no grouping
+    assert "python3 IPv4  (30 lines)" in text and "FIFO pipe" in text  # what fits whole, the rest counted
+    # one group only, or one holding 90% of the rows: a count says less than the filter's cut, so no grouping
     assert listing.by_key([head, *rows[:200]], [1, 5], 200) is None
+    assert listing.by_key([head, *rows[:200], rows[-1]], [1, 5], 200) is None
 
 
 def test_engine_falls_back_to_head_tail_when_grouping_cannot_help(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -109,3 +110,22 @@ def test_engine_falls_back_to_head_tail_when_grouping_cannot_help(monkeypatch: p
 def test_schema_rejects_bad_listing_values(key: str, value: Any) -> None:
     d, problems = schema.validate_filter("t", {"match_command": "^tool(\\s|$)", key: value}, "test.toml")
     assert d is None and any(key in p.message for p in problems)
+
+
+def test_builtin_du_and_last_are_bounded_when_grouping_cannot_help(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Over the budget, rows all at one depth (du -s *) or one user's logins beside `reboot` and the wtmp line
+    # cannot be grouped usefully: the built-in filters fall back to their first and last lines, counted (before,
+    # du printed 3,000 lines whole and last printed `alice (3000 lines)` with no login at all).
+    from rtk.dsl._builtin import FILTERS as filters
+
+    monkeypatch.setattr(listing, "budget", lambda: 500)
+    du = engine.apply(filters["du"], "\n".join(f"{i}K\tdir{i:04d}" for i in range(3000))).text
+    assert len(du.splitlines()) < 50 and "dir0000" in du and "dir2999" in du
+    logins = [
+        f"alice    pts/{i % 9:<9} 10.0.0.{i % 250:<12} Mon Nov 24 10:{i % 60:02d}   still logged in"
+        for i in range(3000)
+    ]
+    logins += ["reboot   system boot  6.1.0-28-amd64   Mon Nov 24 09:00   still running"] * 3
+    logins += ["", "wtmp begins Mon Nov  3 08:00:01 2026"]
+    out = engine.apply(filters["last"], "\n".join(logins)).text
+    assert "wtmp begins" in out and out.count("alice") >= 20 and len(out.splitlines()) < 40

@@ -213,3 +213,20 @@ def test_claude_hook_refuses_a_denied_command_echoed_into_a_shell(isolated_home:
     claude.set_cmd(p, "echo 'rm -rf x' | bash")
     out, _err, code = hook.run("claude", [], json.dumps(p).encode())
     assert code == 0 and json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "git status && sudo -iu root rm x",
+        "git status && bash -c -- 'rm x'",
+        "git status && busybox ash -c 'rm x'",
+        "git status && busybox rm x",
+        "git status && busybox sh -c 'rm x'",
+    ],
+)
+def test_a_denied_program_behind_option_clusters_and_busybox_applets_is_denied(line: str) -> None:
+    # sudo's -iu takes the next word (the user), bash runs `-c -- LINE`, busybox runs its applet or shell:
+    # each was auto-allowed and rewritten with rm denied (final review).
+    d = decide(line, allow=["*"], deny=["rm:*"])
+    assert d.permission != "allow", d

@@ -15,10 +15,10 @@ needs without reading the rest: the SHA-256 of the whole output, its size and li
 from __future__ import annotations
 
 import os
-import zlib
 
 TYPE_CHECKING = False
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # zlib loads when an output is first spooled past tee.max_file_size, not with the runner
+    import zlib
     from collections.abc import Iterator
 
 GZ = ".log.gz"
@@ -96,6 +96,8 @@ class Damaged(ValueError):
 def _inflate(path: str, limit: int) -> Iterator[tuple[int, bytes]]:
     """(member number from 0, decompressed bytes) of a gzip file, in pieces of at most 256 KiB; :class:`Damaged`
     past ``limit`` bytes in all (a crafted file inflates no further than the output it says it holds)."""
+    import zlib
+
     d = zlib.decompressobj(31)
     member = 0
     buf = b""
@@ -222,6 +224,8 @@ class Spool:
             self.directory = None  # no recovery directory: the head and tail in memory, as before
             self.tmp = ""
             return
+        import zlib
+
         self.z = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)
         self.hash = hashlib.sha256()
         self._disk(first)
@@ -280,6 +284,8 @@ class Spool:
                 lost = (self.head_lines + 1, total_lines - tail_lines)
             if t:
                 tail_first = total_lines - tail_lines + 1
+                import zlib
+
                 z = zlib.compressobj(LEVEL, zlib.DEFLATED, 31)
                 self._write(z.compress(t) + z.flush())
             head = self.head_end

@@ -65,3 +65,14 @@ def test_rtk_run_folds_4_mb_of_many_word_lines_in_bounded_memory(tmp_path: Path)
     text = p.stdout.decode()
     assert text.startswith(lines[0] + "\n") and f"\n{lines[-1]}\n" in text
     assert " more like" in text and len(p.stdout) < src.stat().st_size // 2
+
+
+def test_a_key_put_again_is_counted_once() -> None:
+    # folder puts a source line's shape again for each of its locations: its bytes were added each time, so the
+    # cache emptied itself long before its bound.
+    from rtk.fold.budget import Cache
+
+    c: Cache[str, int] = Cache(100, 1000)
+    for i in range(30):
+        c.put("shape", i, 100)
+    assert c.size == 100 and c["shape"] == 29

@@ -138,7 +138,7 @@ def by_key(lines: list[str], columns: list[int], limit: int) -> list[str] | None
 
     With two columns the units are (first, second) pairs and, when even their count lines do not
     fit, counted per first cell. Lines with too few cells (a heading such as lsof's, ``wtmp begins``)
-    always stay. None when the rows form a single group (a count would say less than a cut).
+    always stay. None when one group holds 90% of the rows (a count would say less than a cut).
     """
     from rtk.filters.files.paths import Unit, fit
 
@@ -159,8 +159,9 @@ def by_key(lines: list[str], columns: list[int], limit: int) -> list[str] | None
         g.append(ln)
     if order and len(groups[order[0]]) == 1 and lines and groups[order[0]][0] is lines[0]:
         other.insert(0, groups.pop(order.pop(0))[0])  # a heading (lsof's COMMAND PID ...)
-    if len(groups) < 2:
-        return None
+    rows = sum(len(g) for g in groups.values())
+    if len(groups) < 2 or max(len(g) for g in groups.values()) * 10 > rows * 9:
+        return None  # one group holds 90% of the rows (a single user's logins): counted, none of them would show
     from rtk import tokens
 
     room = max(limit - sum(tokens.estimate(s) + 1 for s in other), limit // 2)

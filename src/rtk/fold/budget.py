@@ -44,7 +44,13 @@ class Cache(dict[K, V]):
         return len(self) > self.count or self.size + cost > self.limit
 
     def put(self, key: K, value: V, cost: int) -> None:
-        """Add ``key`` (emptying the cache first when it is full); ``cost``: its approximate bytes."""
+        """Add ``key`` (emptying the cache first when it is full); ``cost``: its approximate bytes.
+
+        A key already held is replaced and counted once (a shape put again for each of its source locations).
+        """
+        if key in self:
+            self[key] = value
+            return
         if self.full(cost):
             self.clear()
         self[key] = value

@@ -9,12 +9,14 @@ at such an option (:data:`rtk.rewrite.matching.OPTION_HINTS`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from rtk.shell.segments import peel, tool_name
 
-Runs = Callable[[list[str]], list[list[str]]]  # the commands a command runs (find -exec, rtk proxy CMD...)
-Parse = Callable[[str, int], list[list[str]]]  # a shell line's commands (rtk.rewrite.permissions.commands)
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # collections.abc costs an import on the rewrite path; the aliases serve the type checker only
+    from collections.abc import Callable
+
+    Runs = Callable[[list[str]], list[list[str]]]  # the commands a command runs (find -exec, rtk proxy CMD...)
+    Parse = Callable[[str, int], list[list[str]]]  # a shell line's commands (rtk.rewrite.permissions.commands)
 
 # git's global options that take a value as the next word (``-c`` is read apart).
 _GIT_GLOBAL_ARG = frozenset(("-C", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--list-cmds"))

@@ -90,8 +90,10 @@ def inner(values: list[str], parse: Parse | None = None) -> list[list[str]]:
     rest = values[at + 1 :]
     if tool in _RUNNERS:
         return _runner(tool, rest)
+    if tool == "busybox" and rest and rest[0] not in _SHELLS:
+        return [rest]  # busybox rm x: the applet is the command
     if tool in _SHELLS:
-        return _shell_c(rest, parse)
+        return _shell_c(rest[1:] if tool == "busybox" and rest else rest, parse)
     if tool == "eval":
         return _line(" ".join(rest), parse)
     if tool in ("sudo", "doas"):
@@ -121,7 +123,10 @@ def _after_options(words: list[str], value_opts: frozenset[str], assignments: bo
         if words[i] == "--":
             i += 1
             break
-        i += 2 if words[i] in value_opts else 1
+        w = words[i]
+        # a value option, alone or ending a cluster of short ones (sudo -iu root CMD)
+        takes = w in value_opts or (len(w) > 2 and w[1] != "-" and f"-{w[-1]}" in value_opts)
+        i += 2 if takes else 1
     while assignments and i < n and "=" in words[i] and not words[i].startswith("="):
         i += 1
     return [words[i:]] if i < n else []
@@ -157,12 +162,11 @@ def _runner(tool: str, rest: list[str]) -> list[list[str]]:
 
 def _shell_c(rest: list[str], parse: Parse | None) -> list[list[str]]:
     i = 0
-    if rest and rest[0] == "sh":  # busybox sh -c
-        i = 1
     while i < len(rest) and rest[i].startswith(("-", "+")) and rest[i] != "--":
         a = rest[i]
         if a.startswith("-") and not a.startswith("--") and "c" in a:
-            return _line(rest[i + 1], parse) if i + 1 < len(rest) else []
+            j = i + 2 if rest[i + 1 : i + 2] == ["--"] else i + 1  # bash -c -- LINE
+            return _line(rest[j], parse) if j < len(rest) else []
         i += 2 if a in ("-o", "+o", "-O", "+O", "--rcfile", "--init-file") else 1
     return []
 
