@@ -229,3 +229,19 @@ def test_recall_lines_of_any_range_are_the_raw_lines(kind: str, capsysbinary: py
         code, out, _ = recall_out(capsysbinary, rid, "--lines", f"{a}-{b}")
         assert out == b"".join(lines[i - 1] + (b"\n" if i < len(lines) else b"") for i in want), (a, b)
         assert code == (1 if lost is not None and a <= lost[1] and lost[0] <= b else 0)
+
+
+def test_the_views_hold_a_long_line_up_to_their_cap_and_name_the_rest() -> None:
+    # --grep and the default view held a whole line (a 200 MB line of a 0.9 MB .log.gz took 402 MB); they keep
+    # LINE_CAP bytes of it and name what --lines gives back (final review).
+    from rtk.commands import recall
+
+    path = tee.write(["big"], b"a" * (3 * recall.LINE_CAP) + b"\nend\n") or ""
+    got = list(recall._numbered(path))
+    assert [n for n, _ in got] == [1, 2] and got[1][1] == b"end\n"
+    first = got[0][1]
+    assert first.startswith(b"a" * recall.LINE_CAP)
+    assert first.endswith(
+        b" more bytes of line 1: rtk recall %s --lines 1-1]\n" % tee.name_id(os.path.basename(path)).encode()
+    )
+    assert b" [rtk: %d more bytes" % (2 * recall.LINE_CAP) in first

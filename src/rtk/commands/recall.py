@@ -231,29 +231,55 @@ def _pieces(path: str) -> Iterator[tuple[int, bytes]]:
         raise RtkError(f"recall: {path}: damaged ({e})") from None
 
 
+LINE_CAP = 1 << 20  # bytes of one line the views (default, --grep) hold; --lines and --full copy every byte
+
+
 def _numbered(path: str) -> Iterator[tuple[int, bytes]]:
-    """(line number, line with its newline) of the kept output, in bounded memory (a line at a time)."""
+    """(line number, line with its newline) of the kept output, in bounded memory (a line at a time).
+
+    A line longer than ``LINE_CAP`` keeps its start and says how many bytes it left out (``--lines N-N`` has them).
+    """
     seg = 0
     n = 0
-    carry = bytearray()  # the start of a line longer than a piece: grown in place (a 20 MB line read in linear time)
+    carry = bytearray()  # the start of a line longer than a piece: grown in place, up to LINE_CAP
+    cut = 0  # bytes of the current line past LINE_CAP
+    rid = (tee.name_id(os.path.basename(path)) or "ID").encode()
+
+    def add(data: bytes) -> None:
+        nonlocal cut
+        room = LINE_CAP - len(carry)
+        if room > 0:
+            carry.extend(data[:room])
+        cut += max(len(data) - max(room, 0), 0)
+
+    def whole(end: bytes) -> bytes:
+        nonlocal cut
+        line = bytes(carry)
+        if cut:
+            line += b" [rtk: %d more bytes of line %d: rtk recall %s --lines %d-%d]" % (cut, n + 1, rid, n + 1, n + 1)
+        cut = 0
+        return line + end
+
     for first, data in _pieces(path):
         if first != seg:  # a new segment (after lost lines): starts on a line of its own
-            if carry:
-                yield n + 1, bytes(carry)
-            seg, n, carry = first, first - 1, bytearray()
+            if carry or cut:
+                yield n + 1, whole(b"")
+            seg, n, carry, cut = first, first - 1, bytearray(), 0
         parts = data.split(b"\n")
         if len(parts) == 1:
-            carry += data
+            add(data)
             continue
-        if carry:
-            carry += parts[0]
-            parts[0] = bytes(carry)
-        carry = bytearray(parts.pop())
+        if carry or cut:
+            add(parts[0])
+            parts[0] = whole(b"")
+        tail = parts.pop()
         for line in parts:
             n += 1
             yield n, line + b"\n"
-    if carry:
-        yield n + 1, bytes(carry)
+        carry = bytearray()
+        add(tail)
+    if carry or cut:
+        yield n + 1, whole(b"")
 
 
 def _lost(path: str) -> tuple[int, int, int] | None:
